@@ -1,0 +1,208 @@
+/**
+ * Builds the Fastify application: security headers, body limits, maintenance mode, identity,
+ * the account routes, GraphQL and the health probes. main.ts starts it; tests build it with
+ * their own database and mail transport.
+ */
+import crypto from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import { grafserv } from 'postgraphile/grafserv/fastify/v5';
+import type { PostGraphileInstance } from 'postgraphile';
+import type { Logger } from 'pino';
+import './http/types';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import { migrationsUpToDate } from './db/migrate';
+import { ANONYMOUS } from './db/transaction';
+import { HttpError } from './http/errors';
+import { createTokenService, loadSigningSecret, type TokenService } from './auth/tokens';
+import { registerAuthRoutes } from './auth/routes';
+import type { AuthContext } from './auth/service';
+import { createMailer, type Mailer } from './mail/mailer';
+import { createGraphql, GRAPHIQL_PATH } from './graphql/preset';
+import { createLogger } from './logger';
+import type { FieldErrors } from '../domain/accounts';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  mailer?: Mailer;
+  logger?: Logger;
+}
+
+export interface SanadApp {
+  app: FastifyInstance;
+  auth: AuthContext;
+  tokens: TokenService;
+  graphql: PostGraphileInstance;
+  /** Stops accepting requests, waits for running ones, then releases GraphQL and mail. */
+  close(): Promise<void>;
+}
+
+export const MAINTENANCE_BODY = {
+  error: 'maintenance',
+  maintenance: true,
+  message: 'Sanad is closed for a few hours for maintenance. Your data is safe. Please come back later.',
+} as const;
+
+/** Content Security Policy: only our own origin; inline styles for the component library. */
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+export async function buildApp(deps: AppDeps): Promise<SanadApp> {
+  const { config, db } = deps;
+  const logger = deps.logger ?? createLogger(config);
+  const app = Fastify({
+    loggerInstance: logger as unknown as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: true,
+    genReqId: () => crypto.randomUUID(),
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
+  });
+
+  const mailer = deps.mailer ?? createMailer(config, logger);
+  const tokens = createTokenService(config);
+  const emailHashKey = crypto.createHmac('sha256', loadSigningSecret(config)).update('sanad:email-hash').digest();
+  const auth: AuthContext = { pool: db.pool, config, tokens, mailer, log: logger, emailHashKey };
+
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: CSP_DIRECTIVES },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: 'rate_limited',
+      message: `Too many requests from your address. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
+    }),
+  });
+
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send({ error: 'not_found', message: `There is nothing at ${request.method} ${request.url.split('?')[0]}.` });
+  });
+
+  app.decorateRequest('identity', null as unknown as typeof ANONYMOUS);
+  app.addHook('onRequest', async (request, reply) => {
+    request.identity = ANONYMOUS;
+    const path = request.url.split('?')[0] ?? '';
+    if (config.maintenance && path.startsWith('/api/')) {
+      return reply.status(503).header('retry-after', '3600').send(MAINTENANCE_BODY);
+    }
+    if (path.startsWith('/api/')) {
+      // A bad or revoked token is an error, never a silent downgrade to anonymous.
+      request.identity = await tokens.identify(db.pool, request.headers.authorization);
+    }
+    return undefined;
+  });
+
+  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
+    try {
+      const ready = await migrationsUpToDate(db.pool);
+      if (!ready) return reply.status(503).send({ status: 'migrating', message: 'Database migrations are not yet applied.' });
+      return { status: 'ready', database: db.kind };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', message: 'The database cannot be reached.' });
+    }
+  });
+  app.get('/api/status', async () => ({ maintenance: false, locales: config.locales }));
+
+  registerAuthRoutes(app, auth);
+
+  const graphql = createGraphql({ pool: db.pool, graphiql: config.env !== 'production', maxRequestLength: config.bodyLimitBytes });
+  await graphql.createServ(grafserv).addTo(app);
+  if (config.env !== 'production') {
+    // GraphiQL runs inline scripts; it exists only outside production, so relax CSP for it alone.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.url.startsWith(GRAPHIQL_PATH)) reply.removeHeader('content-security-policy');
+      return payload;
+    });
+  }
+
+  return {
+    app,
+    auth,
+    tokens,
+    graphql,
+    async close() {
+      await app.close();
+      await graphql.release();
+      mailer.close();
+    },
+  };
+}
+
+/** Fastify's own messages for common client mistakes, rewritten so a person can act on them. */
+const CLIENT_ERROR_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty; send a JSON object.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Send the request body as application/json.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body.',
+};
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns schema errors into per-field messages ("user.email: must be string"). */
+export function validationFields(errors: AjvError[]): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const error of errors) {
+    const segments = error.instancePath.split('/').filter(Boolean);
+    if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
+    if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
+    if (error.keyword === 'anyOf') continue;
+    const field = segments.filter((s) => s !== 'user').join('.') || 'body';
+    const message =
+      error.keyword === 'required'
+        ? 'This field is required.'
+        : error.keyword === 'additionalProperties'
+          ? 'This field is not known; remove it.'
+          : `This field ${error.message ?? 'is not valid'}.`;
+    (fields[field] ??= []).push({ code: `schema_${error.keyword}`, message });
+  }
+  return fields;
+}
+
+function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    return reply.status(error.statusCode).send({
+      error: error.code,
+      message: error.message,
+      ...(error.fields ? { fields: error.fields } : {}),
+      ...error.extra,
+    });
+  }
+  if (error.validation) {
+    const fields = validationFields(error.validation as unknown as AjvError[]);
+    const summary = Object.entries(fields)
+      .map(([field, problems]) => `${field}: ${problems.map((p) => p.message).join(' ')}`)
+      .join(' ');
+    return reply.status(400).send({ error: 'invalid_request', message: `The request is not valid. ${summary}`, fields });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const code = (error as { error?: string }).error === 'rate_limited' ? 'rate_limited' : (error.code ?? 'bad_request');
+    const message = CLIENT_ERROR_MESSAGES[error.code] ?? error.message;
+    return reply.status(status).send({ error: code, message });
+  }
+  request.log.error({ err: error }, 'request failed');
+  return reply.status(500).send({ error: 'internal', message: 'Something went wrong on our side. Please try again later.' });
+}

@@ -1,0 +1,107 @@
+/**
+ * Bearer tokens: HS256 JWTs whose id (jti) is a row in app_private.login_tokens, so a token
+ * can be revoked (sign-out, password change) before it expires. The signature proves we made
+ * it; the row proves it is still wanted.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type pg from 'pg';
+import type { Config } from '../config';
+import { unauthorized } from '../http/errors';
+import type { Identity } from '../db/transaction';
+
+const ISSUER = 'sanad';
+const AUDIENCE = 'sanad';
+
+/** The signing secret: JWT_SECRET, or one generated on first start and kept in DATA_DIR. */
+export function loadSigningSecret(config: Pick<Config, 'jwtSecret' | 'dataDir'>): Uint8Array {
+  if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
+  const file = path.join(config.dataDir, 'jwt-secret');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    try {
+      // 'wx': if two processes race here, the second one reads the first one's secret.
+      fs.writeFileSync(file, crypto.randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
+}
+
+export interface TokenService {
+  issue(sql: pg.ClientBase, userId: string): Promise<{ encoded: string; expiresAt: Date; tokenId: string }>;
+  /** Verifies a bearer token; throws a 401 HttpError for a bad, expired or revoked one. */
+  verify(pool: pg.Pool, token: string): Promise<Identity & { userId: string; tokenId: string }>;
+  /** Reads the Authorization header: no header is the anonymous identity. */
+  identify(pool: pg.Pool, authorization: string | undefined): Promise<Identity & { tokenId?: string }>;
+}
+
+const sessionExpired = () =>
+  unauthorized('session_invalid', 'Your session has expired or was ended. Please sign in again.');
+
+export function createTokenService(config: Pick<Config, 'jwtSecret' | 'dataDir' | 'tokenTtlSeconds'>): TokenService {
+  const secret = loadSigningSecret(config);
+
+  const service: TokenService = {
+    async issue(sql, userId) {
+      const tokenId = crypto.randomUUID();
+      const now = Math.floor(Date.now() / 1000);
+      const expiresAt = new Date((now + config.tokenTtlSeconds) * 1000);
+      const encoded = await new SignJWT({ role: 'sanad_user' })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(userId)
+        .setJti(tokenId)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt(now)
+        .setNotBefore(now)
+        .setExpirationTime(expiresAt)
+        .sign(secret);
+      await sql.query(
+        `insert into app_private.login_tokens (id, user_id, expires_at, not_before, payload)
+         values ($1, $2, $3, to_timestamp($4), $5)`,
+        [tokenId, userId, expiresAt, now, { iss: ISSUER, aud: AUDIENCE }],
+      );
+      return { encoded, expiresAt, tokenId };
+    },
+
+    async verify(pool, token) {
+      let subject: string | undefined;
+      let tokenId: string | undefined;
+      try {
+        const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+        subject = payload.sub;
+        tokenId = payload.jti;
+      } catch (error) {
+        if (error instanceof joseErrors.JOSEError) throw sessionExpired();
+        throw error;
+      }
+      if (!subject || !tokenId || !isUuid(subject) || !isUuid(tokenId)) throw sessionExpired();
+      const { rows } = await pool.query(
+        `select 1 from app_private.login_tokens
+          where id = $1 and user_id = $2 and revoked_at is null and expires_at > now()`,
+        [tokenId, subject],
+      );
+      if (rows.length === 0) throw sessionExpired();
+      return { userId: subject, tokenId };
+    },
+
+    async identify(pool, authorization) {
+      if (!authorization) return { userId: null };
+      const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+      if (!match?.[1]) {
+        throw unauthorized('authorization_malformed', 'The Authorization header must be "Bearer <token>".');
+      }
+      return service.verify(pool, match[1]);
+    },
+  };
+  return service;
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value);
+}

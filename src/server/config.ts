@@ -1,0 +1,101 @@
+/**
+ * Every setting the server reads, in one place. The README's settings table mirrors this file;
+ * when you add a setting here, add its row there too.
+ */
+import path from 'node:path';
+
+export const SUPPORTED_LOCALES = ['ar', 'de', 'en'] as const;
+export type Locale = (typeof SUPPORTED_LOCALES)[number];
+
+export interface Config {
+  /** production, development or test; GraphiQL and pretty logs only outside production. */
+  env: 'production' | 'development' | 'test';
+  host: string;
+  port: number;
+  /** Base URL used in mailed links (confirmation, reset, notifications). */
+  publicUrl: string;
+  /** Folder for the embedded database, the generated signing secret and the mail outbox. */
+  dataDir: string;
+  /** When set, a PostgreSQL server is used instead of the embedded PGlite database. */
+  databaseUrl: string | undefined;
+  /** Largest number of pooled connections to a PostgreSQL server. */
+  databasePoolSize: number;
+  /** HS256 secret for bearer tokens; generated once and kept in DATA_DIR when unset. */
+  jwtSecret: string | undefined;
+  tokenTtlSeconds: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  maintenance: boolean;
+  lockout: { maxAttempts: number; windowSeconds: number; lockSeconds: number };
+  /** Requests per minute and IP on the account routes. */
+  authRateLimitPerMinute: number;
+  bodyLimitBytes: number;
+  locales: Locale[];
+  logLevel: string;
+  /** Lifetime of mailed single-use links. */
+  actionTokenTtlSeconds: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function intSetting(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`Setting ${name} must be a whole number of at least ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function flagSetting(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  return raw === '1' || raw === 'true' || raw === 'yes' || raw === 'on';
+}
+
+function localeSetting(env: Env): Locale[] {
+  const raw = env.LOCALES;
+  if (!raw) return [...SUPPORTED_LOCALES];
+  const wanted = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const locale of wanted) {
+    if (!(SUPPORTED_LOCALES as readonly string[]).includes(locale)) {
+      throw new Error(`Setting LOCALES lists "${locale}"; supported are ${SUPPORTED_LOCALES.join(', ')}`);
+    }
+  }
+  if (wanted.length === 0) throw new Error('Setting LOCALES must name at least one locale');
+  return wanted as Locale[];
+}
+
+/** Reads the configuration from environment variables (process.env by default). */
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const port = intSetting(env, 'PORT', 8080, 0);
+  const config: Config = {
+    env: nodeEnv,
+    host: env.HOST || '0.0.0.0',
+    port,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize: intSetting(env, 'DATABASE_POOL_SIZE', 20, 1),
+    jwtSecret: env.JWT_SECRET || undefined,
+    tokenTtlSeconds: intSetting(env, 'TOKEN_TTL_SECONDS', 12 * 3600, 60),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Sanad <no-reply@sanad.invalid>',
+    maintenance: flagSetting(env, 'MAINTENANCE'),
+    lockout: {
+      maxAttempts: intSetting(env, 'LOCKOUT_MAX_ATTEMPTS', 5, 1),
+      windowSeconds: intSetting(env, 'LOCKOUT_WINDOW_SECONDS', 15 * 60, 1),
+      lockSeconds: intSetting(env, 'LOCKOUT_SECONDS', 15 * 60, 1),
+    },
+    authRateLimitPerMinute: intSetting(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 30, 1),
+    bodyLimitBytes: intSetting(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024),
+    locales: localeSetting(env),
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    actionTokenTtlSeconds: intSetting(env, 'ACTION_TOKEN_TTL_SECONDS', 48 * 3600, 60),
+  };
+  if (config.jwtSecret !== undefined && config.jwtSecret.length < 32) {
+    throw new Error('Setting JWT_SECRET must be at least 32 characters long');
+  }
+  return { ...config, ...overrides };
+}

@@ -1,0 +1,79 @@
+/**
+ * One interface over both databases: a node-postgres Pool. For PostgreSQL it is a real pool;
+ * for the embedded PGlite it is a one-connection pool over PGlite's node-postgres bridge, so
+ * every caller (services, PostGraphile, migrations, tests) writes the same code.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { citext } from '@electric-sql/pglite/contrib/citext';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { acquireDirectoryLock, type DirectoryLock } from './dir-lock';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface Database {
+  kind: DatabaseKind;
+  /** Connections as the schema owner; requests switch role per transaction (see with-user.ts). */
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+/** Extensions the migrations use; PGlite must load them on every open, not only the first. */
+const PGLITE_EXTENSIONS = { pg_trgm, citext, btree_gist };
+
+// timestamptz and friends come back as JS Dates by default; keep that, but parse int8 counts
+// (count(*)) as numbers: no count here comes near 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 20);
+  return openPglite(options.dataDir);
+}
+
+function openPostgres(connectionString: string, max: number): Database {
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+  // An idle client's error (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  return {
+    kind: 'postgres',
+    pool,
+    close: () => pool.end(),
+  };
+}
+
+/** The folder inside DATA_DIR that holds PGlite's files. */
+export function pgliteDirectory(dataDir: string): string {
+  return path.join(dataDir, 'pgdata');
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lock: DirectoryLock = acquireDirectoryLock(dataDir);
+  try {
+    const pglite = await PGlite.create(pgliteDirectory(dataDir), { extensions: PGLITE_EXTENSIONS });
+    const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0 });
+    pool.on('error', () => undefined);
+    return {
+      kind: 'pglite',
+      pool,
+      async close() {
+        await pool.end();
+        await pglite.close();
+        lock.release();
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Structured JSON logs (pino). Bodies are never logged; headers and fields that could carry
+ * secrets are redacted, so the log can be shipped to any collector.
+ */
+import pino, { type Logger } from 'pino';
+import type { Config } from './config';
+
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  '*.password',
+  '*.newPassword',
+  '*.currentPassword',
+  '*.token',
+  '*.encoded',
+];
+
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    base: { service: 'sanad' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
+}

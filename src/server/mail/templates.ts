@@ -1,0 +1,121 @@
+/**
+ * Account mails in the recipient's locale. Texts carry no clinical content: only what the
+ * person must do and a link. Every template exists in ar, de and en (a test checks it).
+ */
+import type { Locale } from '../config';
+
+export type MailKind =
+  | 'account_exists'
+  | 'confirm_registration' | 'reset_password' | 'change_email' | 'email_change_notice' | 'password_changed';
+
+export interface MailContent {
+  subject: string;
+  text: string;
+}
+
+interface Params {
+  link?: string;
+  newEmail?: string;
+  username: string;
+}
+
+type Template = (p: Params) => MailContent;
+
+const footer = {
+  ar: 'هذه رسالة آلية من منصة سند. إذا لم تطلب ذلك، يمكنك تجاهل هذه الرسالة.',
+  de: 'Dies ist eine automatische Nachricht der Plattform Sanad. Wenn Sie das nicht veranlasst haben, können Sie diese Nachricht ignorieren.',
+  en: 'This is an automatic message from the Sanad platform. If you did not ask for it, you can ignore this message.',
+} satisfies Record<Locale, string>;
+
+const templates: Record<MailKind, Record<Locale, Template>> = {
+  account_exists: {
+    ar: (p) => ({
+      subject: 'سند: لديك حساب بالفعل',
+      text: `مرحبًا ${p.username}،\n\nحاول شخص ما التسجيل في سند بعنوان بريدك الإلكتروني، لكن لديك حساب بالفعل. يمكنك تسجيل الدخول باسم المستخدم الخاص بك. إذا نسيت كلمة المرور، يمكنك إعادة تعيينها هنا:\n${p.link}\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: Sie haben bereits ein Konto',
+      text: `Hallo ${p.username},\n\njemand wollte sich mit Ihrer E-Mail-Adresse bei Sanad registrieren, aber Sie haben bereits ein Konto. Sie können sich mit Ihrem Benutzernamen anmelden. Wenn Sie Ihr Passwort vergessen haben, können Sie es hier zurücksetzen:\n${p.link}\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: you already have an account',
+      text: `Hello ${p.username},\n\nsomeone tried to register with Sanad using your email address, but you already have an account. You can sign in with your username. If you forgot your password, you can reset it here:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  confirm_registration: {
+    ar: (p) => ({
+      subject: 'سند: يرجى تأكيد بريدك الإلكتروني',
+      text: `مرحبًا ${p.username}،\n\nشكرًا لتسجيلك في سند. لتفعيل حسابك، افتح الرابط التالي:\n${p.link}\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: Bitte bestätigen Sie Ihre E-Mail-Adresse',
+      text: `Hallo ${p.username},\n\ndanke für Ihre Registrierung bei Sanad. Um Ihr Konto zu aktivieren, öffnen Sie bitte diesen Link:\n${p.link}\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: please confirm your email address',
+      text: `Hello ${p.username},\n\nthank you for registering with Sanad. To activate your account, open this link:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  reset_password: {
+    ar: (p) => ({
+      subject: 'سند: إعادة تعيين كلمة المرور',
+      text: `مرحبًا ${p.username}،\n\nلقد طُلبت إعادة تعيين كلمة المرور لحسابك. لاختيار كلمة مرور جديدة، افتح الرابط التالي:\n${p.link}\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: Passwort zurücksetzen',
+      text: `Hallo ${p.username},\n\nfür Ihr Konto wurde das Zurücksetzen des Passworts angefordert. Um ein neues Passwort zu wählen, öffnen Sie diesen Link:\n${p.link}\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: reset your password',
+      text: `Hello ${p.username},\n\nsomeone asked to reset the password of your account. To choose a new password, open this link:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  change_email: {
+    ar: (p) => ({
+      subject: 'سند: تأكيد عنوان البريد الإلكتروني الجديد',
+      text: `مرحبًا ${p.username}،\n\nلاستخدام هذا العنوان (${p.newEmail}) لحسابك في سند، افتح الرابط التالي:\n${p.link}\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: Neue E-Mail-Adresse bestätigen',
+      text: `Hallo ${p.username},\n\num diese Adresse (${p.newEmail}) für Ihr Sanad-Konto zu verwenden, öffnen Sie bitte diesen Link:\n${p.link}\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: confirm your new email address',
+      text: `Hello ${p.username},\n\nto use this address (${p.newEmail}) for your Sanad account, open this link:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  email_change_notice: {
+    ar: (p) => ({
+      subject: 'سند: طلب تغيير البريد الإلكتروني',
+      text: `مرحبًا ${p.username}،\n\nطُلب تغيير عنوان البريد الإلكتروني لحسابك. سيتم التغيير فقط بعد تأكيده من العنوان الجديد. إذا لم تطلب ذلك، غيّر كلمة المرور وتواصل مع فريق الدراسة.\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: Änderung der E-Mail-Adresse angefordert',
+      text: `Hallo ${p.username},\n\nfür Ihr Konto wurde eine Änderung der E-Mail-Adresse angefordert. Sie wird erst wirksam, wenn sie von der neuen Adresse aus bestätigt wird. Wenn Sie das nicht waren, ändern Sie Ihr Passwort und wenden Sie sich an das Studienteam.\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: email address change requested',
+      text: `Hello ${p.username},\n\na change of your account's email address was requested. It takes effect only once confirmed from the new address. If this was not you, change your password and contact the study team.\n\n${footer.en}`,
+    }),
+  },
+  password_changed: {
+    ar: (p) => ({
+      subject: 'سند: تم تغيير كلمة المرور',
+      text: `مرحبًا ${p.username}،\n\nتم تغيير كلمة المرور لحسابك للتو. إذا لم تقم بذلك، أعد تعيين كلمة المرور فورًا وتواصل مع فريق الدراسة.\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: Ihr Passwort wurde geändert',
+      text: `Hallo ${p.username},\n\ndas Passwort Ihres Kontos wurde soeben geändert. Wenn Sie das nicht waren, setzen Sie Ihr Passwort sofort zurück und wenden Sie sich an das Studienteam.\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: your password was changed',
+      text: `Hello ${p.username},\n\nthe password of your account was just changed. If this was not you, reset your password at once and contact the study team.\n\n${footer.en}`,
+    }),
+  },
+};
+
+export const MAIL_KINDS = Object.keys(templates) as MailKind[];
+
+export function renderMail(kind: MailKind, locale: Locale, params: Params): MailContent {
+  return templates[kind][locale](params);
+}

@@ -1,0 +1,79 @@
+/**
+ * Starts Sanad: opens the database (PGlite in DATA_DIR, or PostgreSQL with DATABASE_URL),
+ * applies migrations, serves HTTP, and shuts down cleanly on SIGINT/SIGTERM.
+ */
+import { loadConfig } from './config';
+import { openDatabase, type Database } from './db/database';
+import { DataDirLockedError } from './db/dir-lock';
+import { migrate } from './db/migrate';
+import { buildApp, type SanadApp } from './app';
+import { createLogger } from './logger';
+
+async function countCoordinators(db: Database): Promise<number> {
+  const { rows } = await db.pool.query<{ n: number }>('select count(*) as n from app_public.users where is_coordinator_account');
+  return rows[0]?.n ?? 0;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config);
+  let db: Database;
+  try {
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const migrated = await migrate(db.pool);
+  log.info({ database: db.kind, applied: migrated.applied }, 'database ready');
+
+  const sanad: SanadApp = await buildApp({ config, db, logger: log });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: no new requests, finishing running ones');
+    const force = setTimeout(() => {
+      log.error('shutdown took longer than 20 s; exiting');
+      process.exit(1);
+    }, 20_000);
+    force.unref();
+    try {
+      await sanad.close();
+      await db.close();
+      log.info('stopped cleanly');
+      process.exit(0);
+    } catch (error) {
+      log.error({ err: error }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  const address = await sanad.app.listen({ port: config.port, host: config.host });
+  log.info({ address, database: db.kind, maintenance: config.maintenance }, 'Sanad is listening');
+  console.log(`\nSanad is running at ${config.publicUrl} (database: ${db.kind === 'pglite' ? `embedded, in ${config.dataDir}` : 'PostgreSQL'})`);
+  if ((await countCoordinators(db)) === 0) {
+    console.log(
+      [
+        '',
+        'No coordinator account exists yet. To create the first one:',
+        db.kind === 'pglite' ? '  1. stop this server (Ctrl+C): the embedded database admits one process at a time' : '',
+        '  npm run sanad -- create-user --username coordinator --email you@example.org --coordinator',
+        '  (it asks for a password, or reads it from SANAD_PASSWORD)',
+        '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('Sanad could not start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

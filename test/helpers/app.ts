@@ -1,0 +1,106 @@
+/**
+ * A running Sanad for integration tests: a fresh database, a real SMTP server catching the
+ * mails, and the app listening on a free port so requests go over real HTTP.
+ */
+import type { AddressInfo } from 'node:net';
+import { loadConfig, type Config } from '../../src/server/config';
+import { buildApp, type SanadApp } from '../../src/server/app';
+import { createUser, type NewUser } from '../../src/server/admin/accounts';
+import { createTestDatabase, type TestDatabase } from './databases';
+import { startSmtp, type TestSmtp } from './smtp';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestApp {
+  url: string;
+  config: Config;
+  database: TestDatabase;
+  smtp: TestSmtp;
+  sanad: SanadApp;
+  /** JSON request; `token` adds the bearer header. */
+  api<T = any>(method: string, path: string, options?: { body?: unknown; token?: string; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
+  /** Creates a confirmed account directly (a factory) and returns its id and a bearer token. */
+  user(input: Partial<NewUser> & { flags?: NewUser['flags'] }): Promise<{ id: string; caseId?: string; token: string; username: string; password: string; email: string }>;
+  signIn(username: string, password: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startTestApp(env: Record<string, string> = {}, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const smtp = await startSmtp();
+  const config = loadConfig(
+    {
+      NODE_ENV: 'test',
+      DATA_DIR: database.dataDir,
+      SMTP_URL: smtp.url,
+      PUBLIC_URL: 'http://sanad.test',
+      AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+      JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+      ...env,
+    },
+    overrides,
+  );
+  const sanad = await buildApp({ config, db: database.db });
+  await sanad.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = sanad.app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  const api: TestApp['api'] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const response = await fetch(url + path, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed as never, headers: response.headers };
+  };
+
+  const signIn = async (username: string, password: string) => {
+    const response = await api('POST', '/api/auth/tokens', { body: { username, password } });
+    if (response.status !== 201) throw new Error(`sign-in failed: ${JSON.stringify(response.body)}`);
+    return response.body.encoded as string;
+  };
+
+  return {
+    url,
+    config,
+    database,
+    smtp,
+    sanad,
+    api,
+    async graphql(query, variables, token) {
+      const response = await api('POST', '/api/graphql', { body: { query, variables }, ...(token ? { token } : {}) });
+      return response.body;
+    },
+    async user(input) {
+      counter += 1;
+      const username = input.username ?? `user${counter}_${Math.random().toString(36).slice(2, 8)}`;
+      const password = input.password ?? 'correct horse battery';
+      const email = input.email ?? `${username}@example.org`;
+      const created = await createUser(database.db.pool, { ...input, username, password, email });
+      const token = input.confirmed === false ? '' : await signIn(username, password);
+      return { ...created, token, username, password, email };
+    },
+    signIn,
+    async close() {
+      await sanad.close();
+      await smtp.close();
+      await database.destroy();
+    },
+  };
+}
