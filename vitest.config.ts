@@ -22,7 +22,7 @@ export default defineConfig({
           name: database,
           include: ['test/**/*.int.test.ts'],
           globalSetup: ['test/helpers/global-setup.ts'],
-          env: { SANAD_TEST_DB: database, NODE_ENV: 'test' },
+          env: { SANAD_TEST_DB: database, NODE_ENV: 'test', GRAPHILE_ENV: 'production' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

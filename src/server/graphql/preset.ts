@@ -12,6 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import { GraphQLError } from 'postgraphile/graphql';
 import { defaultMaskError } from 'postgraphile/grafserv';
 import { ANONYMOUS, pgSettingsFor } from '../db/transaction';
+import { RefuseHiddenRowsPlugin } from './refuse-hidden-rows';
 
 export const GRAPHQL_PATH = '/api/graphql';
 export const GRAPHIQL_PATH = '/api/graphiql';
@@ -57,7 +58,12 @@ export function makePreset(options: GraphqlOptions): GraphileConfig.Preset {
         ignoreRBAC: false,
       }),
     ],
-    pgServices: [makePgService({ pool: options.pool, schemas: ['app_public'], pubsub: false })],
+    // Introspect as the request role, so the API offers only what sanad_user was granted
+    // (column-level update grants become the patch types).
+    plugins: [RefuseHiddenRowsPlugin],
+    pgServices: [
+      makePgService({ pool: options.pool, schemas: ['app_public'], pubsub: false, pgSettingsForIntrospection: { role: 'sanad_user' } }),
+    ],
     grafserv: {
       graphqlPath: GRAPHQL_PATH,
       graphiqlPath: GRAPHIQL_PATH,
