@@ -2,6 +2,7 @@
  * Starts Sanad: opens the database (PGlite in DATA_DIR, or PostgreSQL with DATABASE_URL),
  * applies migrations, serves HTTP, and shuts down cleanly on SIGINT/SIGTERM.
  */
+import './env-defaults';
 import { loadConfig } from './config';
 import { openDatabase, type Database } from './db/database';
 import { DataDirLockedError } from './db/dir-lock';

@@ -2,6 +2,7 @@
  * Writes schema.graphql from a freshly migrated temporary database, so every change to the
  * SQL shows its effect on the API in review. Run: npm run schema:graphql
  */
+import '../env-defaults';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
