@@ -1,0 +1,99 @@
+/**
+ * The load generator's worker thread (see load.ts). Plain node:http with a keep-alive agent:
+ * one connection per virtual client, reused, as a browser keeps its connection to the API.
+ */
+import http from 'node:http';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { LoadOptions, LoadRequest, LoadResult } from './load';
+
+/** A request that takes this long is counted as an error rather than hanging the benchmark. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+interface Answer {
+  ok: boolean;
+  /** Why the answer is not ok: status and the start of the body, or the network error. */
+  problem?: string;
+}
+
+interface Phase {
+  latencies: number[];
+  errors: number;
+  sampleError: string | undefined;
+  elapsedMs: number;
+}
+
+function send(agent: http.Agent, target: URL, request: LoadRequest, body: string | undefined): Promise<Answer> {
+  return new Promise((resolve) => {
+    const headers = body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(body)) };
+    const outgoing = http.request(
+      { agent, host: target.hostname, port: target.port, method: request.method, path: request.path, headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const status = response.statusCode ?? 0;
+          const text = Buffer.concat(chunks).toString('utf8');
+          const ok = status >= 200 && status < 300 && !(request.graphql && hasGraphqlErrors(text));
+          resolve(ok ? { ok } : { ok, problem: `${status} ${text.slice(0, 300)}` });
+        });
+        response.on('error', (error) => resolve({ ok: false, problem: error.message }));
+      },
+    );
+    outgoing.setTimeout(REQUEST_TIMEOUT_MS, () => outgoing.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
+    outgoing.on('error', (error) => resolve({ ok: false, problem: error.message }));
+    outgoing.end(body);
+  });
+}
+
+/** Cheap on a 1000-case answer: a top-level "errors" key is the only way GraphQL reports failure. */
+function hasGraphqlErrors(text: string): boolean {
+  return text.includes('"errors":');
+}
+
+/** All virtual clients loop until the deadline; each records its own requests' latencies. */
+async function runPhase(options: LoadOptions, agent: http.Agent, durationMs: number): Promise<Phase> {
+  const target = new URL(options.baseUrl);
+  const { request } = options;
+  const phase: Phase = { latencies: [], errors: 0, sampleError: undefined, elapsedMs: 0 };
+  let sent = 0;
+  const nextBody = () => (request.bodies?.length ? request.bodies[sent++ % request.bodies.length] : undefined);
+
+  const start = performance.now();
+  const deadline = start + durationMs;
+  const client = async () => {
+    while (performance.now() < deadline) {
+      const began = performance.now();
+      const answer = await send(agent, target, request, nextBody());
+      phase.latencies.push(performance.now() - began);
+      if (!answer.ok) {
+        phase.errors++;
+        phase.sampleError ??= answer.problem;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, client));
+  // Until the last client's last answer: the phase runs a little past its deadline.
+  phase.elapsedMs = performance.now() - start;
+  return phase;
+}
+
+async function main(): Promise<void> {
+  const options = workerData as LoadOptions;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
+  try {
+    await runPhase(options, agent, options.warmupMs);
+    const measured = await runPhase(options, agent, options.durationMs);
+    const latenciesMs = new Float64Array(measured.latencies);
+    const result: LoadResult = {
+      latenciesMs,
+      errors: measured.errors,
+      sampleError: measured.sampleError,
+      elapsedMs: measured.elapsedMs,
+    };
+    parentPort!.postMessage(result, [latenciesMs.buffer]);
+  } finally {
+    agent.destroy();
+  }
+}
+
+await main();

@@ -1,0 +1,41 @@
+/** The printed side of the benchmark: the machine it ran on and the table of figures. */
+import os from 'node:os';
+import type { Summary } from './load';
+
+export interface ResultRow extends Summary {
+  database: string;
+  scenario: string;
+}
+
+export function describeMachine(): string {
+  const cpus = os.cpus();
+  const model = cpus[0]?.model.trim() ?? 'unknown CPU';
+  return [
+    `node ${process.version} on ${os.platform()} ${os.arch()}`,
+    `${os.availableParallelism()} CPUs available (${cpus.length} × ${model})`,
+    `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory`,
+  ].join(', ');
+}
+
+const COLUMNS: { title: string; value: (row: ResultRow) => string; left?: boolean }[] = [
+  { title: 'database', value: (row) => row.database, left: true },
+  { title: 'scenario', value: (row) => row.scenario, left: true },
+  { title: 'requests', value: (row) => String(row.requests) },
+  { title: 'req/s', value: (row) => row.perSecond.toFixed(1) },
+  { title: 'p50 ms', value: (row) => milliseconds(row.p50) },
+  { title: 'p99 ms', value: (row) => milliseconds(row.p99) },
+  { title: 'errors', value: (row) => String(row.errors) },
+];
+
+function milliseconds(value: number): string {
+  return Number.isNaN(value) ? '-' : value.toFixed(1);
+}
+
+export function formatTable(rows: ResultRow[]): string {
+  const cells = rows.map((row) => COLUMNS.map((column) => column.value(row)));
+  const widths = COLUMNS.map((column, index) => Math.max(column.title.length, ...cells.map((line) => line[index]!.length)));
+  const line = (values: string[]) =>
+    values.map((value, index) => (COLUMNS[index]!.left ? value.padEnd(widths[index]!) : value.padStart(widths[index]!))).join('  ');
+  const rule = widths.map((width) => '-'.repeat(width)).join('  ');
+  return [line(COLUMNS.map((column) => column.title)), rule, ...cells.map(line)].join('\n');
+}

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench`: p50/p99 latency and requests per second for sign-in, `me` and GraphQL
+ * `allCases` at concurrency 32, on PGlite and (when a server answers) on PostgreSQL. Each
+ * database is fresh, migrated and seeded with a trial of realistic size; the server is the
+ * production build of the app on a local port. Figures are printed, never asserted: a slow run
+ * is something to look into, not a failure.
+ *
+ * BENCH_SECONDS (default 5) sets each scenario's measured duration, after 1 s of warm-up.
+ * BENCH_ONLY=pglite|postgres runs one database. BENCH_DATABASE_URL (else TEST_DATABASE_URL,
+ * else postgres://postgres@127.0.0.1:5432/test if it answers) names the PostgreSQL server;
+ * the benchmark creates and drops its own database there.
+ */
+import './production-mode';
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { buildApp, type SanadApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import type { DatabaseKind } from '../src/server/db/database';
+import { migrate } from '../src/server/db/migrate';
+import { findPostgresServer, openPgliteBench, openPostgresBench, type BenchDatabase } from './databases';
+import { runLoad, summarize } from './load';
+import { describeMachine, formatTable, type ResultRow } from './report';
+import { checkAnswers, scenarios, signInAll } from './scenarios';
+import { DEFAULT_SEED, seedTrial } from './seed';
+
+const CONCURRENCY = 32;
+const WARMUP_MS = 1000;
+/** The issue's goal for `me` and `allCases` on PostgreSQL; reported, not enforced. */
+const P99_TARGET_MS = 20;
+
+interface Settings {
+  seconds: number;
+  only: DatabaseKind | undefined;
+}
+
+function readSettings(env: Record<string, string | undefined>): Settings {
+  const seconds = env.BENCH_SECONDS ? Number(env.BENCH_SECONDS) : 5;
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`BENCH_SECONDS must be a positive number of seconds, got "${env.BENCH_SECONDS}"`);
+  const only = env.BENCH_ONLY || undefined;
+  if (only !== undefined && only !== 'pglite' && only !== 'postgres') throw new Error(`BENCH_ONLY must be pglite or postgres, got "${only}"`);
+  return { seconds, only };
+}
+
+/** The databases to run on, as functions that make a fresh one when its turn comes. */
+async function chooseDatabases(settings: Settings): Promise<{ label: string; open: () => Promise<BenchDatabase> }[]> {
+  const chosen: { label: string; open: () => Promise<BenchDatabase> }[] = [];
+  if (settings.only !== 'postgres') chosen.push({ label: 'pglite', open: openPgliteBench });
+  if (settings.only !== 'pglite') {
+    const server = await findPostgresServer(process.env);
+    if (server) {
+      const poolSize = loadConfig({ DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE }).databasePoolSize;
+      chosen.push({ label: 'postgres', open: () => openPostgresBench(server, poolSize) });
+    } else if (settings.only === 'postgres') {
+      throw new Error('BENCH_ONLY=postgres, but no PostgreSQL server: set BENCH_DATABASE_URL or TEST_DATABASE_URL.');
+    } else {
+      console.log('No PostgreSQL server answers (set BENCH_DATABASE_URL or TEST_DATABASE_URL): PGlite only.\n');
+    }
+  }
+  return chosen;
+}
+
+/** The app as production runs it, on a free local port, with rate limits out of the way. */
+async function startServer(database: BenchDatabase): Promise<{ sanad: SanadApp; baseUrl: string }> {
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: database.dataDir,
+    DATABASE_URL: database.databaseUrl,
+    DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE,
+    JWT_SECRET: crypto.randomBytes(36).toString('base64url'),
+    AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+  });
+  const sanad = await buildApp({ config, db: database.db });
+  await sanad.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = sanad.app.server.address() as AddressInfo;
+  return { sanad, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+async function timed<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  const result = await fn();
+  console.log(`  ${what}: ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  return result;
+}
+
+async function benchDatabase(label: string, database: BenchDatabase, settings: Settings): Promise<ResultRow[]> {
+  await timed('migrate', () => migrate(database.db.pool));
+  const trial = await timed(`seed ${DEFAULT_SEED.staff} staff, ${DEFAULT_SEED.patients} patients with cases`, () => seedTrial(database.db.pool));
+  const { sanad, baseUrl } = await startServer(database);
+  try {
+    const tokens = await signInAll(baseUrl, trial);
+    await checkAnswers(baseUrl, trial, tokens);
+    const rows: ResultRow[] = [];
+    for (const scenario of scenarios(trial, tokens)) {
+      const result = await runLoad({
+        baseUrl,
+        request: scenario.request,
+        concurrency: CONCURRENCY,
+        warmupMs: WARMUP_MS,
+        durationMs: settings.seconds * 1000,
+      });
+      const row: ResultRow = { database: label, scenario: scenario.name, ...summarize(result) };
+      console.log(`  ${scenario.name}: ${row.perSecond.toFixed(1)} req/s, p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms`);
+      if (result.sampleError) console.log(`    ${row.errors} errors, for example: ${result.sampleError}`);
+      rows.push(row);
+    }
+    return rows;
+  } finally {
+    await sanad.close();
+  }
+}
+
+/** One line on the issue's target, so a reader need not pick the rows out of the table. */
+function targetNote(rows: ResultRow[]): string | undefined {
+  const watched = rows.filter((row) => row.database === 'postgres' && row.scenario !== 'sign-in');
+  if (watched.length === 0) return undefined;
+  const over = watched.filter((row) => !(row.p99 < P99_TARGET_MS));
+  return over.length === 0
+    ? `Target met: every PostgreSQL me/allCases p99 is under ${P99_TARGET_MS} ms.`
+    : `Target (p99 < ${P99_TARGET_MS} ms on PostgreSQL) missed by: ${over.map((row) => `${row.scenario} (${row.p99.toFixed(1)} ms)`).join(', ')}.`;
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings(process.env);
+  console.log(describeMachine());
+  console.log(`concurrency ${CONCURRENCY}, ${WARMUP_MS / 1000} s warm-up, ${settings.seconds} s measured per scenario\n`);
+  const rows: ResultRow[] = [];
+  for (const { label, open } of await chooseDatabases(settings)) {
+    console.log(`${label}:`);
+    const database = await open();
+    try {
+      rows.push(...(await benchDatabase(label, database, settings)));
+    } finally {
+      await database.dispose();
+    }
+    console.log('');
+  }
+  console.log(formatTable(rows));
+  const note = targetNote(rows);
+  if (note) console.log(`\n${note}`);
+  console.log('errors: answers that were not 2xx, GraphQL answers with errors, and failed connections.');
+}
+
+main().catch((error: unknown) => {
+  console.error('The benchmark failed:', error);
+  process.exitCode = 1;
+});
