@@ -26,11 +26,12 @@ create trigger _100_set_updated_at before update on app_public.cases
   for each row execute function app_hidden.tg_set_updated_at();
 
 -- Short id of spec §3: characters 3 to 7 of the id, an ellipsis, then its last 2 characters.
+-- No `set search_path` here on purpose: it would stop PostgreSQL from inlining the function
+-- into case lists (4 ms per 1000 rows). It is not security definer and names pg_catalog.
 create function app_public.cases_short_id(c app_public.cases) returns text
   language sql immutable
-  set search_path = pg_catalog
 as $$
-  select substr(c.id::text, 3, 5) || '…' || right(c.id::text, 2)
+  select pg_catalog.substr(c.id::text, 3, 5) operator(pg_catalog.||) '…' operator(pg_catalog.||) pg_catalog.right(c.id::text, 2)
 $$;
 comment on function app_public.cases_short_id(app_public.cases) is 'The short id shown to people.';
 

@@ -22,6 +22,8 @@ import type { AuthContext } from './auth/service';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createGraphql, GRAPHIQL_PATH } from './graphql/preset';
 import { createLogger } from './logger';
+import { registerPageRoutes } from './content/pages';
+import { registerWebApp } from './web/static';
 import type { FieldErrors } from '../domain/accounts';
 
 export interface AppDeps {
@@ -29,6 +31,8 @@ export interface AppDeps {
   db: Database;
   mailer?: Mailer;
   logger?: Logger;
+  /** Serve dist/web when it exists (default); API-only tests may turn it off. */
+  serveWebApp?: boolean;
 }
 
 export interface SanadApp {
@@ -90,7 +94,9 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   });
 
   app.setErrorHandler(errorHandler);
+  const serveApp = deps.serveWebApp === false ? undefined : await registerWebApp(app);
   app.setNotFoundHandler((request, reply) => {
+    if (serveApp?.(request, reply)) return;
     void reply.status(404).send({ error: 'not_found', message: `There is nothing at ${request.method} ${request.url.split('?')[0]}.` });
   });
 
@@ -121,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   app.get('/api/status', async () => ({ maintenance: false, locales: config.locales }));
 
   registerAuthRoutes(app, auth);
+  registerPageRoutes(app, db.pool, config);
 
   const graphql = createGraphql({ pool: db.pool, graphiql: config.env !== 'production', maxRequestLength: config.bodyLimitBytes });
   await graphql.createServ(grafserv).addTo(app);

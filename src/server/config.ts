@@ -23,6 +23,8 @@ export interface Config {
   /** HS256 secret for bearer tokens; generated once and kept in DATA_DIR when unset. */
   jwtSecret: string | undefined;
   tokenTtlSeconds: number;
+  /** How long a verified token is trusted without asking the database again (0: always ask). */
+  tokenCacheSeconds: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   maintenance: boolean;
@@ -80,6 +82,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databasePoolSize: intSetting(env, 'DATABASE_POOL_SIZE', 20, 1),
     jwtSecret: env.JWT_SECRET || undefined,
     tokenTtlSeconds: intSetting(env, 'TOKEN_TTL_SECONDS', 12 * 3600, 60),
+    tokenCacheSeconds: intSetting(env, 'TOKEN_CACHE_SECONDS', 5, 0),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Sanad <no-reply@sanad.invalid>',
     maintenance: flagSetting(env, 'MAINTENANCE'),

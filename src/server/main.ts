@@ -9,6 +9,8 @@ import { DataDirLockedError } from './db/dir-lock';
 import { migrate } from './db/migrate';
 import { buildApp, type SanadApp } from './app';
 import { createLogger } from './logger';
+import { seedDefaultPages } from './content/pages';
+import { buildWeb, webBuildExists, webBuildIsStale } from './web/static';
 
 async function countCoordinators(db: Database): Promise<number> {
   const { rows } = await db.pool.query<{ n: number }>('select count(*) as n from app_public.users where is_coordinator_account');
@@ -30,6 +32,14 @@ async function main(): Promise<void> {
   }
   const migrated = await migrate(db.pool);
   log.info({ database: db.kind, applied: migrated.applied }, 'database ready');
+
+  const seeded = await seedDefaultPages(db.pool);
+  if (seeded > 0) log.info({ pages: seeded }, 'default information pages added');
+  // `npm start` on a fresh clone builds the web app once; in production a build must exist.
+  if (config.env === 'production' ? !webBuildExists() : webBuildIsStale()) {
+    log.info('building the web app (dist/web)…');
+    await buildWeb();
+  }
 
   const sanad: SanadApp = await buildApp({ config, db, logger: log });
   let stopping = false;

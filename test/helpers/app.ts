@@ -43,6 +43,8 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
       PUBLIC_URL: 'http://sanad.test',
       AUTH_RATE_LIMIT_PER_MINUTE: '10000',
       JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+      // Tests change token rows directly to simulate time; the cache has its own tests.
+      TOKEN_CACHE_SECONDS: '0',
       ...env,
     },
     overrides,

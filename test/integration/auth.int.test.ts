@@ -413,3 +413,21 @@ describe('profile', () => {
     expect(me.body.is_coordinator_account).toBe(false);
   });
 });
+
+describe('the verified-token cache', () => {
+  it('still ends a session at once on sign-out and password change', async () => {
+    const cached = await startTestApp({ TOKEN_CACHE_SECONDS: '60' });
+    try {
+      const user = await cached.user({});
+      const other = await cached.signIn(user.username, user.password);
+      expect((await cached.api('GET', '/api/auth/users/me', { token: other })).status).toBe(200);
+      expect((await cached.api('GET', '/api/auth/users/me', { token: user.token })).status).toBe(200);
+      await cached.api('PUT', '/api/auth/password', { token: user.token, body: { currentPassword: user.password, newPassword: 'a fresh new secret' } });
+      expect((await cached.api('GET', '/api/auth/users/me', { token: other })).status).toBe(401);
+      await cached.api('DELETE', '/api/auth/tokens/current', { token: user.token });
+      expect((await cached.api('GET', '/api/auth/users/me', { token: user.token })).status).toBe(401);
+    } finally {
+      await cached.close();
+    }
+  });
+});

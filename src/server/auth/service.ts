@@ -432,6 +432,7 @@ export async function signOut(ctx: AuthContext, tokenId: string): Promise<void> 
   await withOwner(ctx.pool, (sql) =>
     sql.query('update app_private.login_tokens set revoked_at = now() where id = $1 and revoked_at is null', [tokenId]),
   );
+  ctx.tokens.forget(tokenId);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -474,6 +475,7 @@ export async function changePassword(
       [identity.userId, identity.tokenId],
     );
   });
+  ctx.tokens.forgetUser(identity.userId, identity.tokenId);
   await ctx.mailer.send({ to: account.email, kind: 'password_changed', locale: account.locale, params: { username: account.username } });
   return { status: 'changed' };
 }
@@ -524,13 +526,15 @@ export async function confirmPasswordReset(ctx: AuthContext, token: string, newP
     );
     await sql.query(`update app_private.login_tokens set revoked_at = now() where user_id = $1 and revoked_at is null`, [row.user_id]);
     // Receiving the link proves the address works, so an unconfirmed one counts as confirmed.
-    const user = await sql.query<{ email: string; username: string; locale: Locale }>(
+    const user = await sql.query<{ id: string; email: string; username: string; locale: Locale }>(
       `update app_public.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1
-       returning email::text, username::text, locale`,
+       returning id, email::text, username::text, locale`,
       [row.user_id],
     );
     return user.rows[0]!;
   });
+  // After the commit, so no request in between can cache a token that is about to die.
+  ctx.tokens.forgetUser(account.id);
   await ctx.mailer.send({ to: account.email, kind: 'password_changed', locale: account.locale, params: { username: account.username } });
   return { status: 'changed' };
 }

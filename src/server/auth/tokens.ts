@@ -31,19 +31,67 @@ export function loadSigningSecret(config: Pick<Config, 'jwtSecret' | 'dataDir'>)
   return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
 }
 
+/**
+ * Verified tokens, remembered for a few seconds so that a burst of requests (a page loading
+ * its data) costs one database lookup, not one per request. Revocation in this process
+ * (sign-out, password change) forgets at once; another process notices within the TTL.
+ */
+class VerifiedTokenCache {
+  private readonly entries = new Map<string, { userId: string; until: number }>();
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 50_000,
+  ) {}
+
+  get(tokenId: string, userId: string): boolean {
+    const entry = this.entries.get(tokenId);
+    if (!entry) return false;
+    if (entry.until <= Date.now() || entry.userId !== userId) {
+      this.entries.delete(tokenId);
+      return false;
+    }
+    return true;
+  }
+
+  remember(tokenId: string, userId: string, expiresAt: number): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size >= this.maxEntries) {
+      // Map keeps insertion order: drop the oldest tenth.
+      let drop = Math.ceil(this.maxEntries / 10);
+      for (const key of this.entries.keys()) {
+        if (drop-- <= 0) break;
+        this.entries.delete(key);
+      }
+    }
+    this.entries.set(tokenId, { userId, until: Math.min(Date.now() + this.ttlMs, expiresAt) });
+  }
+
+  forget(tokenId: string): void {
+    this.entries.delete(tokenId);
+  }
+
+  forgetUser(userId: string, except?: string): void {
+    for (const [key, entry] of this.entries) if (entry.userId === userId && key !== except) this.entries.delete(key);
+  }
+}
+
 export interface TokenService {
   issue(sql: pg.ClientBase, userId: string): Promise<{ encoded: string; expiresAt: Date; tokenId: string }>;
   /** Verifies a bearer token; throws a 401 HttpError for a bad, expired or revoked one. */
   verify(pool: pg.Pool, token: string): Promise<Identity & { userId: string; tokenId: string }>;
   /** Reads the Authorization header: no header is the anonymous identity. */
   identify(pool: pg.Pool, authorization: string | undefined): Promise<Identity & { tokenId?: string }>;
+  /** Call after revoking in the database, so this process stops accepting at once. */
+  forget(tokenId: string): void;
+  forgetUser(userId: string, except?: string): void;
 }
 
 const sessionExpired = () =>
   unauthorized('session_invalid', 'Your session has expired or was ended. Please sign in again.');
 
-export function createTokenService(config: Pick<Config, 'jwtSecret' | 'dataDir' | 'tokenTtlSeconds'>): TokenService {
+export function createTokenService(config: Pick<Config, 'jwtSecret' | 'dataDir' | 'tokenTtlSeconds' | 'tokenCacheSeconds'>): TokenService {
   const secret = loadSigningSecret(config);
+  const cache = new VerifiedTokenCache(config.tokenCacheSeconds * 1000);
 
   const service: TokenService = {
     async issue(sql, userId) {
@@ -71,23 +119,30 @@ export function createTokenService(config: Pick<Config, 'jwtSecret' | 'dataDir' 
     async verify(pool, token) {
       let subject: string | undefined;
       let tokenId: string | undefined;
+      let expiresAt = 0;
       try {
         const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
         subject = payload.sub;
         tokenId = payload.jti;
+        expiresAt = (payload.exp ?? 0) * 1000;
       } catch (error) {
         if (error instanceof joseErrors.JOSEError) throw sessionExpired();
         throw error;
       }
       if (!subject || !tokenId || !isUuid(subject) || !isUuid(tokenId)) throw sessionExpired();
+      if (cache.get(tokenId, subject)) return { userId: subject, tokenId };
       const { rows } = await pool.query(
         `select 1 from app_private.login_tokens
           where id = $1 and user_id = $2 and revoked_at is null and expires_at > now()`,
         [tokenId, subject],
       );
       if (rows.length === 0) throw sessionExpired();
+      cache.remember(tokenId, subject, expiresAt);
       return { userId: subject, tokenId };
     },
+
+    forget: (tokenId) => cache.forget(tokenId),
+    forgetUser: (userId, except) => cache.forgetUser(userId, except),
 
     async identify(pool, authorization) {
       if (!authorization) return { userId: null };
