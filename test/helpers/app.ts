@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/server/config';
 import { buildApp, type SanadApp } from '../../src/server/app';
 import { createUser, type NewUser } from '../../src/server/admin/accounts';
+import { seedDefaultPages } from '../../src/server/content/pages';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { startSmtp, type TestSmtp } from './smtp';
 
@@ -49,6 +50,8 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
     },
     overrides,
   );
+  // As main.ts does at start: the information pages exist in every database.
+  await seedDefaultPages(database.db.pool);
   const sanad = await buildApp({ config, db: database.db });
   await sanad.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = sanad.app.server.address() as AddressInfo;

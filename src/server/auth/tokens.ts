@@ -119,7 +119,7 @@ export function createTokenService(config: Pick<Config, 'jwtSecret' | 'dataDir' 
     async verify(pool, token) {
       let subject: string | undefined;
       let tokenId: string | undefined;
-      let expiresAt = 0;
+      let expiresAt: number;
       try {
         const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
         subject = payload.sub;

@@ -1,0 +1,108 @@
+/**
+ * The one way the web app talks to the server: JSON over fetch with the bearer token from
+ * session (or local) storage under `authToken` (spec §7). Errors become ApiError with the
+ * server's stable code, so screens can say something a person can act on.
+ */
+import type { FieldErrors } from '../../domain/accounts';
+
+export const TOKEN_KEY = 'authToken';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    /** A stable code such as invalid_credentials; spec §8 "coded errors". */
+    readonly code: string,
+    message: string,
+    readonly fields: FieldErrors = {},
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Errors that carry a string code are recognised as coded errors (spec §8). */
+export function isCodedError(error: unknown): error is { code: string; message: string } {
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string';
+}
+
+export function readToken(): string | null {
+  return sessionStorage.getItem(TOKEN_KEY) ?? localStorage.getItem(TOKEN_KEY);
+}
+
+export function storeToken(token: string | null): void {
+  if (token) sessionStorage.setItem(TOKEN_KEY, token);
+  else {
+    sessionStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(TOKEN_KEY);
+  }
+}
+
+type Listener = () => void;
+const maintenanceListeners = new Set<Listener>();
+const sessionEndedListeners = new Set<Listener>();
+
+/** Called when any response says the server is in maintenance (the app shows spec §1's screen). */
+export function onMaintenance(listener: Listener): () => void {
+  maintenanceListeners.add(listener);
+  return () => maintenanceListeners.delete(listener);
+}
+
+/** Called when the server refuses the stored token (expired, revoked): the session is over. */
+export function onSessionEnded(listener: Listener): () => void {
+  sessionEndedListeners.add(listener);
+  return () => sessionEndedListeners.delete(listener);
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Send without the stored token (sign-in, registration). */
+  anonymous?: boolean;
+}
+
+export async function api<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = options.anonymous ? null : readToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'network', 'The server cannot be reached. Check your connection and try again.');
+  }
+  const text = await response.text();
+  let body: Record<string, unknown>;
+  try {
+    body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    body = { message: text };
+  }
+  if (response.ok) return body as T;
+  if (response.status === 503 && body.maintenance === true) maintenanceListeners.forEach((l) => l());
+  if (response.status === 401 && body.error === 'session_invalid') sessionEndedListeners.forEach((l) => l());
+  throw new ApiError(
+    response.status,
+    typeof body.error === 'string' ? body.error : `http_${response.status}`,
+    typeof body.message === 'string' ? body.message : response.statusText,
+    (body.fields as FieldErrors | undefined) ?? {},
+    body,
+  );
+}
+
+/** A GraphQL request; errors with a message become an ApiError with the GraphQL code. */
+export async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const result = await api<{ data?: T; errors?: { message: string; extensions?: { code?: string } }[] }>('POST', '/api/graphql', {
+    body: { query, variables },
+  });
+  const first = result.errors?.[0];
+  if (first) throw new ApiError(200, first.extensions?.code ?? 'graphql', first.message);
+  return result.data as T;
+}

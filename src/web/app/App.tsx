@@ -1,0 +1,30 @@
+/**
+ * The application: providers for errors, session and confirmations around the router, and
+ * the maintenance screen whenever the server reports maintenance (spec §1).
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { onMaintenance } from '../api/client';
+import { ErrorsProvider } from '../features/errors/errors';
+import { ErrorList } from '../features/errors/ErrorList';
+import { MaintenanceScreen } from '../features/errors/MaintenanceScreen';
+import { SessionProvider } from '../session/session';
+import { ConfirmProvider } from '../ui/confirm';
+import { createRouter } from './router';
+
+export function App({ maintenance: initialMaintenance }: { maintenance: boolean }) {
+  const [maintenance, setMaintenance] = useState(initialMaintenance);
+  useEffect(() => onMaintenance(() => setMaintenance(true)), []);
+  const router = useMemo(() => createRouter(), []);
+  if (maintenance) return <MaintenanceScreen />;
+  return (
+    <ErrorsProvider>
+      <SessionProvider>
+        <ConfirmProvider>
+          <RouterProvider router={router} />
+          <ErrorList />
+        </ConfirmProvider>
+      </SessionProvider>
+    </ErrorsProvider>
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * Route id → screen, each loaded with its section's chunk. Routes whose feature has not landed
+ * yet show the "coming" screen, guarded exactly like the real one will be.
+ */
+import type { ComponentType } from 'react';
+import type { RouteId, Section } from '../../domain/routes';
+import { lazyScreen } from './lazy';
+
+const main = () => import('../sections/main');
+const account = () => import('../sections/account');
+const content = () => import('../sections/content');
+const upcoming = () => import('../sections/upcoming');
+
+function upcomingScreen(section: Section): ComponentType {
+  return lazyScreen(section, upcoming, (m) => m.UpcomingPage);
+}
+
+export const SCREENS: Record<RouteId, ComponentType> = {
+  login: lazyScreen('main', main, (m) => m.LoginPage),
+  home: lazyScreen('main', main, (m) => m.HomePage),
+  profile: lazyScreen('account', account, (m) => m.ProfilePage),
+  register: lazyScreen('account', account, (m) => m.RegisterPage),
+  resetPassword: lazyScreen('account', account, (m) => m.ResetPasswordPage),
+  registerCounseling: lazyScreen('registerCounseling', () => import('../sections/register-counseling'), (m) => m.RegisterCounselingPage),
+  confirmRegistration: lazyScreen('confirmRegistration', () => import('../sections/confirm-registration'), (m) => m.ConfirmRegistrationPage),
+  confirmEmailChange: lazyScreen('confirmEmailChange', () => import('../sections/confirm-email-change'), (m) => m.ConfirmEmailChangePage),
+  confirmReset: lazyScreen('confirmPasswordReset', () => import('../sections/confirm-reset'), (m) => m.ConfirmResetPage),
+  resendConfirmation: lazyScreen('resendConfirmation', () => import('../sections/resend-confirmation'), (m) => m.ResendConfirmationPage),
+  conditionsTherapy: lazyScreen('conditionsTherapy', () => import('../sections/conditions-therapy'), (m) => m.ConditionsTherapyPage),
+  conditionsCounseling: lazyScreen('conditionsCounseling', () => import('../sections/conditions-counseling'), (m) => m.ConditionsCounselingPage),
+  about: lazyScreen('content', content, (m) => m.AboutPage),
+  faq: lazyScreen('content', content, (m) => m.FaqPage),
+  privacy: lazyScreen('content', content, (m) => m.PrivacyPage),
+  imprint: lazyScreen('content', content, (m) => m.ImprintPage),
+  downloads: lazyScreen('content', content, (m) => m.DownloadsPage),
+  interview: lazyScreen('content', content, (m) => m.InterviewInfoPage),
+  layoutSample: lazyScreen('content', content, (m) => m.LayoutSamplePage),
+  pagesSample: lazyScreen('content', content, (m) => m.SamplePage),
+  pagesSample2: lazyScreen('content', content, (m) => m.SamplePage2),
+  allImages: lazyScreen('content', content, (m) => m.AllImagesPage),
+  // Screens of later issues: the route, its guard and layout exist now.
+  adminTemplates: upcomingScreen('staff'),
+  adminTasks: upcomingScreen('staff'),
+  adminTask: upcomingScreen('staff'),
+  adminCases: upcomingScreen('staff'),
+  adminCase: upcomingScreen('staff'),
+  adminCaseLog: upcomingScreen('staff'),
+  adminInterviewCalendar: upcomingScreen('staff'),
+  interviewBooking: upcomingScreen('interviews'),
+  interviewManage: upcomingScreen('manage'),
+  interviewReports: upcomingScreen('interviews'),
+  measurementScreening: upcomingScreen('assessments'),
+  measurementPre: upcomingScreen('assessments'),
+  measurementPost: upcomingScreen('assessments'),
+  measurementFu1: upcomingScreen('assessments'),
+  measurementFu2: upcomingScreen('assessments'),
+  surveys: upcomingScreen('assessments'),
+  workflows: upcomingScreen('main'),
+  conversation: upcomingScreen('main'),
+  due: upcomingScreen('main'),
+  pastLetters: upcomingScreen('main'),
+  allExercises: upcomingScreen('main'),
+};

@@ -1,0 +1,123 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { formatDateTime } from '../../../domain/format';
+import { safeReturnTo } from '../../../domain/routes';
+import { currentLocale } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+import { Alert, Page, TextField } from '../../ui/ui';
+
+function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** Why the last sign-in failed, in words a person can act on (issue: wrong, locked, unconfirmed). */
+function FailedLogin() {
+  const { t } = useTranslation();
+  const { failedLogin } = useSession();
+  if (!failedLogin) return null;
+  switch (failedLogin.code) {
+    case 'invalid_credentials':
+      return <Alert kind="error">{t('login.invalidCredentials')}</Alert>;
+    case 'account_locked': {
+      const until = typeof failedLogin.body.lockedUntil === 'string' ? new Date(failedLogin.body.lockedUntil) : null;
+      return (
+        <Alert kind="error">
+          {until
+            ? t('login.lockedUntil', {
+                time: formatDateTime(until, currentLocale(), browserTimeZone()),
+                minutes: t('time.minutes', { count: Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000)) }),
+              })
+            : t('login.locked')}
+        </Alert>
+      );
+    }
+    case 'email_unconfirmed':
+      return (
+        <Alert kind="warning">
+          <p>{t('login.unconfirmed')}</p>
+          <Link to="/resend-confirmation">{t('login.resendLink')}</Link>
+        </Alert>
+      );
+    default:
+      return <Alert kind="error">{t(`errorCodes.${failedLogin.code}`, { defaultValue: t('errorCodes.unknown') })}</Alert>;
+  }
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const [login, setLogin] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const denied = (location.state as { denied?: boolean } | null)?.denied === true;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      await session.signIn(login.trim(), password);
+      void navigate(safeReturnTo(params.get('returnTo')), { replace: true });
+    } catch {
+      // The failed-login flag in the session explains it; keep the form as typed.
+      setPassword('');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Page title={t('login.title')} width="narrow">
+      {denied ? <Alert kind="warning">{t('login.denied')}</Alert> : null}
+      {session.user && !denied ? (
+        <Alert kind="info">
+          <p>{t('login.alreadySignedIn', { name: session.user.alias ?? session.user.username })}</p>
+          <Link to="/">{t('nav.home')}</Link>
+        </Alert>
+      ) : null}
+      <div className="card">
+        <FailedLogin />
+        <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+          <TextField
+            label={t('login.username')}
+            hint={t('login.usernameHint')}
+            name="username"
+            autoComplete="username"
+            data-ltr=""
+            required
+            value={login}
+            onChange={(e) => setLogin(e.target.value)}
+          />
+          <TextField
+            label={t('login.password')}
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <div className="button-row">
+            <button type="submit" className="button" disabled={busy || !login || !password}>
+              {busy ? t('login.submitting') : t('login.submit')}
+            </button>
+          </div>
+        </form>
+        <ul className="link-list">
+          <li>
+            <Link to="/reset-password">{t('login.forgotPassword')}</Link>
+          </li>
+          <li>
+            <Link to="/register">{t('login.register')}</Link>
+          </li>
+          <li>
+            <Link to="/resend-confirmation">{t('login.resendLink')}</Link>
+          </li>
+        </ul>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,4 @@
+// Account screens: registration, password reset, profile.
+export { RegisterPage } from '../features/auth/RegisterPage';
+export { ProfilePage } from '../features/auth/ProfilePage';
+export { ResetPasswordPage } from '../features/auth/ConfirmPages';

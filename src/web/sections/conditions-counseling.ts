@@ -1,0 +1,1 @@
+export { ConditionsCounselingPage } from '../features/content/ContentPage';

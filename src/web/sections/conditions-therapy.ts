@@ -1,0 +1,1 @@
+export { ConditionsTherapyPage } from '../features/content/ContentPage';

@@ -1,0 +1,1 @@
+export { ConfirmEmailChangePage } from '../features/auth/ConfirmPages';

@@ -1,0 +1,1 @@
+export { ConfirmRegistrationPage } from '../features/auth/ConfirmPages';

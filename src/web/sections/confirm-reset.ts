@@ -1,0 +1,1 @@
+export { ConfirmResetPage } from '../features/auth/ConfirmPages';

@@ -1,0 +1,1 @@
+export { ResendConfirmationPage } from '../features/auth/ConfirmPages';

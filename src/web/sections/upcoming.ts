@@ -1,0 +1,1 @@
+export { UpcomingPage } from '../features/upcoming/UpcomingPage';

@@ -1,0 +1,148 @@
+/**
+ * The session of spec §4: signed out, then signed in once a token is obtained and the profile
+ * loads. Token, current user and current case id live in session storage; sign-out clears
+ * them, the caches and the error list.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api, ApiError, graphql, onSessionEnded, readToken, storeToken } from '../api/client';
+import { useErrors } from '../features/errors/errors';
+import type { Profile } from './profile';
+
+const USER_KEY = 'currentUser';
+const CASE_KEY = 'currentCaseId';
+
+export interface CaseSummary {
+  id: string;
+  shortId: string;
+  stage: string;
+}
+
+export interface Session {
+  token: string | null;
+  user: Profile | null;
+  cases: CaseSummary[];
+  currentCaseId: string | null;
+  /** The last sign-in failure (wrong credentials, locked, unconfirmed), for the login screen. */
+  failedLogin: ApiError | null;
+  signIn(login: string, password: string): Promise<Profile>;
+  signOut(): Promise<void>;
+  reloadProfile(): Promise<void>;
+  setUser(profile: Profile): void;
+  setCurrentCase(caseId: string): void;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+function readStoredUser(): Profile | null {
+  try {
+    const raw = sessionStorage.getItem(USER_KEY);
+    return raw ? (JSON.parse(raw) as Profile) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function loadCases(): Promise<CaseSummary[]> {
+  const data = await graphql<{ allCasesList: CaseSummary[] }>(`query AllCases { allCasesList(orderBy: CREATED_AT_ASC) { id shortId stage } }`);
+  return data.allCasesList;
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const errors = useErrors();
+  const [token, setToken] = useState<string | null>(() => readToken());
+  const [user, setUserState] = useState<Profile | null>(() => (readToken() ? readStoredUser() : null));
+  const [cases, setCases] = useState<CaseSummary[]>([]);
+  const [currentCaseId, setCurrentCaseId] = useState<string | null>(() => sessionStorage.getItem(CASE_KEY));
+  const [failedLogin, setFailedLogin] = useState<ApiError | null>(null);
+
+  const setUser = useCallback((profile: Profile | null) => {
+    setUserState(profile);
+    if (profile) sessionStorage.setItem(USER_KEY, JSON.stringify(profile));
+    else sessionStorage.removeItem(USER_KEY);
+  }, []);
+
+  const setCurrentCase = useCallback((caseId: string | null) => {
+    setCurrentCaseId(caseId);
+    if (caseId) sessionStorage.setItem(CASE_KEY, caseId);
+    else sessionStorage.removeItem(CASE_KEY);
+  }, []);
+
+  /** Data loads that follow a sign-in or a reload; the current case defaults to the first one. */
+  const loadSessionData = useCallback(async () => {
+    const profile = await api<Profile>('GET', '/api/auth/users/me');
+    setUser(profile);
+    const loaded = await loadCases();
+    setCases(loaded);
+    const stored = sessionStorage.getItem(CASE_KEY);
+    if (!stored || !loaded.some((c) => c.id === stored)) setCurrentCase(loaded[0]?.id ?? null);
+    return profile;
+  }, [setUser, setCurrentCase]);
+
+  const clear = useCallback(() => {
+    storeToken(null);
+    setToken(null);
+    setUser(null);
+    setCases([]);
+    setCurrentCase(null);
+    errors.clearAll();
+  }, [errors, setUser, setCurrentCase]);
+
+  const reloadProfile = useCallback(async () => {
+    try {
+      await loadSessionData();
+    } catch (error) {
+      // Spec §8: a failed profile load is only logged.
+      console.warn('profile load failed', error);
+    }
+  }, [loadSessionData]);
+
+  useEffect(() => {
+    if (token) void reloadProfile();
+    // Only on first mount: later sign-ins load their own data.
+  }, []);
+
+  useEffect(() => onSessionEnded(clear), [clear]);
+
+  const signIn = useCallback(
+    async (login: string, password: string) => {
+      try {
+        const { encoded } = await api<{ encoded: string }>('POST', '/api/auth/tokens', {
+          body: { username: login, password },
+          anonymous: true,
+        });
+        storeToken(encoded);
+        setToken(encoded);
+        setFailedLogin(null);
+        return await loadSessionData();
+      } catch (error) {
+        // Spec §8: a failed login sets the failed-login flag and rethrows.
+        setFailedLogin(error instanceof ApiError ? error : new ApiError(0, 'unknown', String(error)));
+        throw error;
+      }
+    },
+    [loadSessionData],
+  );
+
+  const signOut = useCallback(async () => {
+    if (readToken()) {
+      try {
+        await api('DELETE', '/api/auth/tokens/current');
+      } catch {
+        // The token may already be invalid; signing out locally is what matters.
+      }
+    }
+    clear();
+  }, [clear]);
+
+  const value = useMemo<Session>(
+    () => ({ token, user, cases, currentCaseId, failedLogin, signIn, signOut, reloadProfile, setUser, setCurrentCase }),
+    [token, user, cases, currentCaseId, failedLogin, signIn, signOut, reloadProfile, setUser, setCurrentCase],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}

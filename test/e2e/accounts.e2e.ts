@@ -1,0 +1,154 @@
+/**
+ * Account flows in a real browser: register → confirm from the outbox mail → sign in →
+ * profile → sign out, in Arabic and in German; sign-in failures; the unsaved-changes prompt.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import PostalMime from 'postal-mime';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ar from '../../src/web/i18n/ar.json';
+import de from '../../src/web/i18n/de.json';
+import { outboxDirectory } from '../../src/server/mail/mailer';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { launchBrowser, openPage, screenshot } from '../helpers/browser';
+
+let t: TestApp;
+let browser: Browser;
+beforeAll(async () => {
+  // No SMTP_URL: mails land in DATA_DIR/outbox, as on a fresh install.
+  t = await startTestApp({ SMTP_URL: '' });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function outboxLink(email: string, pathPrefix: string): Promise<string> {
+  const dir = outboxDirectory(t.config.dataDir);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+      const mail = await PostalMime.parse(fs.readFileSync(path.join(dir, file)));
+      if (!mail.to?.some((to) => to.address?.toLowerCase() === email.toLowerCase())) continue;
+      const match = new RegExp(`https?://[^\\s]+(${pathPrefix}\\?token=[A-Za-z0-9_-]+)`).exec(mail.text ?? '');
+      if (match?.[1]) return match[1];
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no mail with ${pathPrefix} to ${email} in the outbox`);
+}
+
+const catalogs = { ar, de } as const;
+
+describe.each(['ar', 'de'] as const)('the account journey in %s', (locale) => {
+  it('registers, confirms from the outbox mail, signs in, edits the profile and signs out', async () => {
+    const strings = catalogs[locale];
+    const { page, consoleErrors, context } = await openPage(browser, { locale });
+    const username = `e2e_${locale}_${Date.now().toString(36)}`;
+    const email = `${username}@example.org`;
+    const password = 'a calm long password';
+
+    await page.goto(`${t.url}/register`);
+    await page.getByRole('heading', { level: 1, name: strings.register.title }).waitFor();
+    expect(await page.getAttribute('html', 'dir')).toBe(locale === 'ar' ? 'rtl' : 'ltr');
+    expect(await page.getAttribute('html', 'lang')).toBe(locale);
+    await page.fill('input[name=username]', username);
+    await page.fill('input[name=email]', email);
+    await page.fill('input[name=password]', password);
+    await page.fill('input[name=passwordRepeat]', password);
+    await page.fill('input[name=alias]', 'Amal');
+    await page.check('input[name=agreedToTerms]');
+    await page.check('input[name=agreedToPrivacyPolicy]');
+    await page.check('input[name=confirmedAdult]');
+    await screenshot(page, `register-${locale}-360`);
+    await page.click('button[type=submit]');
+    await page.getByText(strings.register.sent.split('{{')[0]!.trim()).waitFor();
+
+    const link = await outboxLink(email, '/confirm-registration');
+    await page.goto(t.url + link);
+    await page.getByText(strings.confirm.registrationDone).waitFor();
+
+    await page.goto(`${t.url}/login`);
+    await page.fill('input[name=username]', username);
+    await page.fill('input[name=password]', password);
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${t.url}/`);
+    await page.getByRole('heading', { level: 1 }).filter({ hasText: 'Amal' }).waitFor();
+    await screenshot(page, `home-patient-${locale}-360`);
+
+    await page.goto(`${t.url}/profile`);
+    const alias = page.getByLabel(strings.register.alias);
+    await alias.fill('Amal N.');
+    await page.getByRole('button', { name: strings.common.save }).click();
+    await page.getByText(strings.profile.saved).waitFor();
+    const token = await page.evaluate(() => sessionStorage.getItem('authToken'));
+    const me = await t.api('GET', '/api/auth/users/me', { token: token! });
+    expect(me.body.alias).toBe('Amal N.');
+    expect(me.body.locale).toBe(locale);
+    await screenshot(page, `profile-${locale}-360`);
+
+    await page.getByRole('button', { name: strings.nav.signOut }).click();
+    await page.waitForURL(/\/login\?returnTo=%2Fprofile/);
+    expect(await page.evaluate(() => sessionStorage.getItem('authToken'))).toBeNull();
+    expect((await t.api('GET', '/api/auth/users/me', { token: token! })).status).toBe(401);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('sign-in failures', () => {
+  it('says when the password is wrong, then when the account is locked', async () => {
+    const user = await t.user({});
+    const { page, context } = await openPage(browser, { locale: 'de' });
+    await page.goto(`${t.url}/login`);
+    const attempt = async (password: string) => {
+      await page.fill('input[name=username]', user.username);
+      await page.fill('input[name=password]', password);
+      const answered = page.waitForResponse((r) => r.url().endsWith('/api/auth/tokens'));
+      await page.click('button[type=submit]');
+      await answered;
+      await page.getByRole('button', { name: de.login.submit }).waitFor();
+    };
+    for (let i = 0; i < 4; i++) {
+      await attempt(`wrong password ${i}`);
+      await page.getByText(de.login.invalidCredentials).waitFor();
+    }
+    await attempt('wrong password 5');
+    await page.getByText(de.login.lockedUntil.split('{{')[0]!.trim()).waitFor();
+    await screenshot(page, 'login-locked-de-360');
+    await context.close();
+  });
+
+  it('says when the email address is not confirmed yet, and links to a new link', async () => {
+    const user = await t.user({ confirmed: false });
+    const { page, context } = await openPage(browser, { locale: 'ar' });
+    await page.goto(`${t.url}/login`);
+    await page.fill('input[name=username]', user.username);
+    await page.fill('input[name=password]', user.password);
+    await page.click('button[type=submit]');
+    await page.getByText(ar.login.unconfirmed).waitFor();
+    await page.getByRole('link', { name: ar.login.resendLink }).first().click();
+    await page.waitForURL(`${t.url}/resend-confirmation`);
+    await context.close();
+  });
+});
+
+describe('unsaved changes', () => {
+  it('asks before leaving the profile with changes, and stays when told to', async () => {
+    const user = await t.user({ locale: 'de' });
+    const { page, context } = await openPage(browser, { locale: 'de' });
+    await context.addInitScript((token) => sessionStorage.setItem('authToken', token), user.token);
+    await page.goto(`${t.url}/profile`);
+    await page.getByLabel(de.register.alias).fill('Changed');
+    await page.getByRole('link', { name: de.nav.home, exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(de.confirmPrompts.discardMessage).waitFor();
+    await dialog.getByRole('button', { name: de.common.cancel }).click();
+    expect(new URL(page.url()).pathname).toBe('/profile');
+    await page.getByRole('link', { name: de.nav.home, exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: de.confirmPrompts.discard }).click();
+    await page.waitForURL(`${t.url}/`);
+    await context.close();
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * A real browser for end-to-end tests: Debian's chromium driven by playwright-core (no
+ * browser download is possible here). Each page collects console errors and failed
+ * requests, so a test can insist there were none.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
+
+export function chromiumPath(): string | undefined {
+  return CANDIDATES.find((candidate) => fs.existsSync(candidate));
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new Error('No chromium found: install it with `apt-get install chromium` (or set CHROMIUM_PATH).');
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  consoleErrors: string[];
+}
+
+export async function openPage(browser: Browser, options: { locale?: 'ar' | 'de' | 'en'; width?: number; height?: number } = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 360, height: options.height ?? 780 }, timezoneId: 'Europe/Berlin' });
+  if (options.locale) {
+    const locale = options.locale;
+    await context.addInitScript((l) => {
+      if (!localStorage.getItem('locale')) localStorage.setItem('locale', l);
+    }, locale);
+  }
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  return { context, page, consoleErrors };
+}
+
+export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Runs axe-core in the page and returns the serious and critical violations. */
+export async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
+  const source = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
+  // Evaluated by the test driver, so the page's Content Security Policy (rightly) stays on.
+  await page.evaluate(source);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
