@@ -36,7 +36,8 @@ async function main(): Promise<void> {
   const seeded = await seedDefaultPages(db.pool);
   if (seeded > 0) log.info({ pages: seeded }, 'default information pages added');
   // `npm start` on a fresh clone builds the web app once; in production a build must exist.
-  if (config.env === 'production' ? !webBuildExists() : webBuildIsStale()) {
+  // `npm run dev` serves the web app through Vite instead (SANAD_SKIP_WEB_BUILD).
+  if (!process.env.SANAD_SKIP_WEB_BUILD && (config.env === 'production' ? !webBuildExists() : webBuildIsStale())) {
     log.info('building the web app (dist/web)…');
     await buildWeb();
   }

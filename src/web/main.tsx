@@ -21,6 +21,8 @@ async function fetchStatus(): Promise<Status> {
 }
 
 async function boot(): Promise<void> {
+  // Start fetching the first screens' section while the status and the language load.
+  void import('./sections/main').catch(() => undefined);
   const status = await fetchStatus();
   setSupportedLocales(status.locales);
   await initI18n();

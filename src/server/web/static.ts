@@ -51,6 +51,8 @@ export async function registerWebApp(app: FastifyInstance, dist = WEB_DIST): Pro
     root: dist,
     index: false,
     wildcard: false,
+    // The build writes .br and .gz beside each asset; send those to browsers that accept them.
+    preCompressed: true,
     setHeaders(reply, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       void reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -58,7 +60,7 @@ export async function registerWebApp(app: FastifyInstance, dist = WEB_DIST): Pro
   });
   return (request, reply) => {
     if (!wantsPage(request)) return false;
-    void reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+    void reply.header('cache-control', 'no-cache').sendFile('index.html');
     return true;
   };
 }
