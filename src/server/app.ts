@@ -24,6 +24,7 @@ import { createGraphql, GRAPHIQL_PATH } from './graphql/preset';
 import { createLogger } from './logger';
 import { registerPageRoutes } from './content/pages';
 import { registerWebApp } from './web/static';
+import { startNotificationWorker } from './notifications/worker';
 import type { FieldErrors } from '../domain/accounts';
 
 export interface AppDeps {
@@ -40,6 +41,7 @@ export interface SanadApp {
   auth: AuthContext;
   tokens: TokenService;
   graphql: PostGraphileInstance;
+  mailer: Mailer;
   /** Stops accepting requests, waits for running ones, then releases GraphQL and mail. */
   close(): Promise<void>;
 }
@@ -139,13 +141,20 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     });
   }
 
+  const notifications =
+    config.notificationIntervalMs > 0
+      ? startNotificationWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs)
+      : undefined;
+
   return {
     app,
     auth,
     tokens,
     graphql,
+    mailer,
     async close() {
       await app.close();
+      await notifications?.stop();
       await graphql.release();
       mailer.close();
     },

@@ -36,6 +36,10 @@ export interface Config {
   logLevel: string;
   /** Lifetime of mailed single-use links. */
   actionTokenTtlSeconds: number;
+  /** At most one new-message mail per recipient and case within this many seconds. */
+  notificationQuietSeconds: number;
+  /** How often the server looks for notifications to send (0: never, e.g. in tests). */
+  notificationIntervalMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -96,6 +100,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     locales: localeSetting(env),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     actionTokenTtlSeconds: intSetting(env, 'ACTION_TOKEN_TTL_SECONDS', 48 * 3600, 60),
+    notificationQuietSeconds: intSetting(env, 'NOTIFICATION_QUIET_SECONDS', 30 * 60, 0),
+    notificationIntervalMs: intSetting(env, 'NOTIFICATION_INTERVAL_MS', nodeEnv === 'test' ? 0 : 5000, 0),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 32) {
     throw new Error('Setting JWT_SECRET must be at least 32 characters long');

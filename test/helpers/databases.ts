@@ -24,8 +24,9 @@ function templateKey(): string {
   return digest.digest('hex').slice(0, 12);
 }
 
+/** Inside this checkout, so that two checkouts testing at once never share (or delete) one. */
 export function pgliteTemplateDir(): string {
-  return path.join(os.tmpdir(), `sanad-test-template-${templateKey()}`);
+  return path.resolve('node_modules/.cache/sanad-test', `template-${templateKey()}`);
 }
 
 export function postgresTemplateName(): string {
@@ -53,6 +54,7 @@ export async function prepareTemplate(kind: TestDatabaseKind): Promise<void> {
     const dir = pgliteTemplateDir();
     if (fs.existsSync(path.join(dir, 'ready'))) return;
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
     const db = await openDatabase({ dataDir: dir });
     await migrate(db.pool);
     await db.close();

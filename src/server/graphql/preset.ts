@@ -12,7 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import { GraphQLError } from 'postgraphile/graphql';
 import { defaultMaskError } from 'postgraphile/grafserv';
 import { ANONYMOUS, pgSettingsFor } from '../db/transaction';
-import { RefuseHiddenRowsPlugin } from './refuse-hidden-rows';
+import { NOT_FOUND_OR_DENIED, NOT_FOUND_OR_DENIED_MESSAGE, RefuseHiddenRowsPlugin } from './refuse-hidden-rows';
 
 export const GRAPHQL_PATH = '/api/graphql';
 export const GRAPHIQL_PATH = '/api/graphiql';
@@ -34,6 +34,16 @@ const FRIENDLY_MESSAGES: Record<string, string> = {
 };
 
 export function maskError(error: GraphQLError): GraphQLError {
+  // PostGraphile's own "No values were deleted/updated in collection …": same answer as ours.
+  if (/^No values were (deleted|updated) in collection/.test(error.message)) {
+    return new GraphQLError(NOT_FOUND_OR_DENIED_MESSAGE, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      path: error.path,
+      extensions: { code: NOT_FOUND_OR_DENIED },
+    });
+  }
   const original = error.originalError as { code?: unknown; message?: string; constraint?: string } | undefined;
   if (original && typeof original.code === 'string' && CLIENT_SQLSTATE.test(original.code)) {
     return new GraphQLError(FRIENDLY_MESSAGES[original.code] ?? original.message ?? 'The request was refused.', {

@@ -7,6 +7,7 @@ import { makeWrapPlansPlugin } from 'postgraphile/utils';
 import { object, sideEffect, SafeError, type ObjectStep, type Step } from 'postgraphile/grafast';
 
 export const NOT_FOUND_OR_DENIED = 'NOT_FOUND_OR_DENIED';
+export const NOT_FOUND_OR_DENIED_MESSAGE = 'This record does not exist, or you are not allowed to change it.';
 
 export const RefuseHiddenRowsPlugin = makeWrapPlansPlugin(
   (context) => {
@@ -18,7 +19,7 @@ export const RefuseHiddenRowsPlugin = makeWrapPlansPlugin(
     const $row = $payload.getStepForKey('result');
     sideEffect($row, (row: unknown) => {
       if (row == null) {
-        throw new SafeError('This record does not exist, or you are not allowed to change it.', { code: NOT_FOUND_OR_DENIED });
+        throw new SafeError(NOT_FOUND_OR_DENIED_MESSAGE, { code: NOT_FOUND_OR_DENIED });
       }
       return undefined;
     });

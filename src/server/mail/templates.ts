@@ -6,7 +6,8 @@ import type { Locale } from '../config';
 
 export type MailKind =
   | 'account_exists'
-  | 'confirm_registration' | 'reset_password' | 'change_email' | 'email_change_notice' | 'password_changed';
+  | 'confirm_registration'
+  | 'new_message' | 'reset_password' | 'change_email' | 'email_change_notice' | 'password_changed';
 
 export interface MailContent {
   subject: string;
@@ -54,6 +55,20 @@ const templates: Record<MailKind, Record<Locale, Template>> = {
     en: (p) => ({
       subject: 'Sanad: please confirm your email address',
       text: `Hello ${p.username},\n\nthank you for registering with Sanad. To activate your account, open this link:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  new_message: {
+    ar: (p) => ({
+      subject: 'سند: لديك رسالة جديدة',
+      text: `مرحبًا ${p.username}،\n\nوصلتك رسالة جديدة في سند. لقراءتها، سجّل الدخول هنا:\n${p.link}\n\nلحماية خصوصيتك، لا نرسل محتوى الرسائل عبر البريد الإلكتروني.\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: Sie haben eine neue Nachricht',
+      text: `Hallo ${p.username},\n\nin Sanad ist eine neue Nachricht für Sie eingegangen. Um sie zu lesen, melden Sie sich hier an:\n${p.link}\n\nZum Schutz Ihrer Privatsphäre senden wir keine Nachrichteninhalte per E-Mail.\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: you have a new message',
+      text: `Hello ${p.username},\n\nthere is a new message for you on Sanad. To read it, sign in here:\n${p.link}\n\nTo protect your privacy, we never send the content of messages by email.\n\n${footer.en}`,
     }),
   },
   reset_password: {

@@ -1,0 +1,117 @@
+/**
+ * Sends the content-free "you have a new message" mails queued by the database when a
+ * message is sent (app_private.notification_queue). Rows are claimed with FOR UPDATE SKIP
+ * LOCKED, so several server processes share the queue without sending anything twice; a
+ * recipient gets at most one mail per case within the quiet period; a failed send is retried
+ * with backoff.
+ */
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config, Locale } from '../config';
+import { withOwner } from '../db/transaction';
+import type { Mailer } from '../mail/mailer';
+
+export interface NotificationContext {
+  pool: pg.Pool;
+  config: Pick<Config, 'notificationQuietSeconds' | 'publicUrl'>;
+  mailer: Mailer;
+  log: Logger;
+}
+
+interface QueuedRow {
+  id: number;
+  user_id: string;
+  case_id: string;
+  kind: string;
+  attempts: number;
+  email: string;
+  username: string;
+  alias: string | null;
+  locale: Locale;
+  recently_sent: boolean;
+}
+
+const MAX_ATTEMPTS = 8;
+
+/** Processes one batch; returns how many mails were sent. */
+export async function processNotifications(ctx: NotificationContext, limit = 50): Promise<{ sent: number; quiet: number; failed: number }> {
+  return withOwner(ctx.pool, async (sql) => {
+    const { rows } = await sql.query<QueuedRow>(
+      `select q.id, q.user_id, q.case_id, q.kind, q.attempts, u.email::text, u.username::text, u.alias, u.locale,
+              exists (select 1 from app_private.notification_log l
+                       where l.user_id = q.user_id and l.case_id = q.case_id and l.kind = q.kind
+                         and l.last_sent_at > now() - make_interval(secs => $2)) as recently_sent
+         from app_private.notification_queue q
+         join app_public.users u on u.id = q.user_id
+        where q.run_after <= now()
+        order by q.id
+        limit $1
+        for update of q skip locked`,
+      [limit, ctx.config.notificationQuietSeconds],
+    );
+    const counts = { sent: 0, quiet: 0, failed: 0 };
+    const handled = new Set<string>();
+    for (const row of rows) {
+      const key = `${row.user_id}:${row.case_id}:${row.kind}`;
+      // Quiet: a mail for this person and case went out recently, or earlier in this batch.
+      if (row.recently_sent || handled.has(key)) {
+        await sql.query('delete from app_private.notification_queue where id = $1', [row.id]);
+        counts.quiet += 1;
+        continue;
+      }
+      const sent = await ctx.mailer.send({
+        to: row.email,
+        kind: 'new_message',
+        locale: row.locale,
+        params: { username: row.alias ?? row.username, link: `${ctx.config.publicUrl}/conversation` },
+      });
+      if (sent) {
+        handled.add(key);
+        await sql.query('delete from app_private.notification_queue where id = $1', [row.id]);
+        await sql.query(
+          `insert into app_private.notification_log (user_id, case_id, kind, last_sent_at) values ($1, $2, $3, now())
+           on conflict (user_id, case_id, kind) do update set last_sent_at = excluded.last_sent_at`,
+          [row.user_id, row.case_id, row.kind],
+        );
+        counts.sent += 1;
+      } else if (row.attempts + 1 >= MAX_ATTEMPTS) {
+        ctx.log.error({ notification: row.id }, 'notification dropped after repeated mail failures');
+        await sql.query('delete from app_private.notification_queue where id = $1', [row.id]);
+        counts.failed += 1;
+      } else {
+        // Exponential backoff: 1, 2, 4, … minutes.
+        await sql.query(
+          `update app_private.notification_queue set attempts = attempts + 1, run_after = now() + make_interval(mins => $2) where id = $1`,
+          [row.id, 2 ** row.attempts],
+        );
+        counts.failed += 1;
+      }
+    }
+    return counts;
+  });
+}
+
+/** Runs processNotifications every intervalMs until stopped; errors are logged, not thrown. */
+export function startNotificationWorker(ctx: NotificationContext, intervalMs: number): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    running = running.then(async () => {
+      if (stopped) return;
+      try {
+        const counts = await processNotifications(ctx);
+        if (counts.sent + counts.failed > 0) ctx.log.info(counts, 'notifications processed');
+      } catch (error) {
+        ctx.log.error({ err: error }, 'notification worker failed');
+      }
+    });
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
