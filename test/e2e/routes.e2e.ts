@@ -224,3 +224,22 @@ describe('failures', () => {
     }
   });
 });
+
+describe('uncaught errors', () => {
+  it('lists them and clears them one by one', async () => {
+    const { page, context } = await pageAs('anonymous', 'en');
+    await page.goto(`${t.url}/faq`);
+    await page.locator('h1').waitFor();
+    await page.evaluate(() => {
+      void Promise.reject(new Error('First failure'));
+      void Promise.reject(new Error('Second failure'));
+    });
+    const list = page.getByRole('region', { name: en.errors.listLabel });
+    await list.getByText('First failure').waitFor();
+    await list.getByText('Second failure').waitFor();
+    await list.getByRole('alert').filter({ hasText: 'First failure' }).getByRole('button', { name: en.errors.dismiss }).click();
+    await list.getByText('First failure').waitFor({ state: 'detached' });
+    expect(await list.getByText('Second failure').isVisible()).toBe(true);
+    await context.close();
+  });
+});
