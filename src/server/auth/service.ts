@@ -17,7 +17,7 @@ import {
   type Gender,
 } from '../../domain/accounts';
 import type { Config, Locale } from '../config';
-import { withOwner, withOwnerAs, withUser, type Identity, type Sql } from '../db/transaction';
+import { readAsUser, withOwner, withOwnerAs, withUser, type Identity, type Sql } from '../db/transaction';
 import { badRequest, conflict, HttpError, notFound, unauthorized } from '../http/errors';
 import type { Mailer } from '../mail/mailer';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
@@ -51,10 +51,7 @@ const PROFILE_COLUMNS = `id, username::text, email::text, alias, gender, system_
 export type Profile = Record<string, unknown> & { id: string; username: string; email: string; locale: Locale };
 
 export async function getProfile(ctx: AuthContext, identity: Identity): Promise<Profile> {
-  const rows = await withUser(ctx.pool, identity, async (sql) => {
-    const result = await sql.query<Profile>(`select ${PROFILE_COLUMNS} from app_public.users where id = app_public.current_user_id()`);
-    return result.rows;
-  });
+  const rows = await readAsUser<Profile>(ctx.pool, identity, `select ${PROFILE_COLUMNS} from app_public.users where id = app_public.current_user_id()`);
   if (!rows[0]) throw notFound('user_not_found', 'Your account no longer exists.');
   return rows[0];
 }

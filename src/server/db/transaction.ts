@@ -65,3 +65,21 @@ export function withOwnerAs<T>(pool: pg.Pool, actorId: string | null, fn: (sql: 
     fn,
   );
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * One read-only query as the request role in a single round trip: the transaction, the role,
+ * the user id and the query travel as one simple-protocol message. Only for statements without
+ * parameters; the user id is a verified UUID (checked again here), never client text.
+ */
+export async function readAsUser<T extends pg.QueryResultRow>(pool: pg.Pool, identity: Identity, statement: string): Promise<T[]> {
+  const settings = pgSettingsFor(identity);
+  const userId = settings['jwt.claims.user_id'] ?? '';
+  if (userId !== '' && !UUID.test(userId)) throw new Error('readAsUser: the identity is not a UUID');
+  if (statement.includes(';')) throw new Error('readAsUser: one statement only');
+  const results = (await pool.query(
+    `begin read only; set local role ${settings.role}; select set_config('jwt.claims.user_id', '${userId}', true); ${statement}; commit`,
+  )) as unknown as pg.QueryResult<T>[];
+  return results[3]!.rows;
+}
