@@ -25,6 +25,8 @@ import { createLogger } from './logger';
 import { registerPageRoutes } from './content/pages';
 import { registerWebApp } from './web/static';
 import { startNotificationWorker } from './notifications/worker';
+import { registerRestCollections, type CollectionRegistry } from './rest';
+import { COLLECTIONS } from './collections';
 import type { FieldErrors } from '../domain/accounts';
 
 export interface AppDeps {
@@ -34,6 +36,8 @@ export interface AppDeps {
   logger?: Logger;
   /** Serve dist/web when it exists (default); API-only tests may turn it off. */
   serveWebApp?: boolean;
+  /** The REST collections; the app's own by default (tests of the layer bring theirs). */
+  collections?: CollectionRegistry;
 }
 
 export interface SanadApp {
@@ -130,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
 
   registerAuthRoutes(app, auth);
   registerPageRoutes(app, db.pool, config);
+  await registerRestCollections(app, db.pool, deps.collections ?? COLLECTIONS);
 
   const graphql = createGraphql({ pool: db.pool, graphiql: config.env !== 'production', maxRequestLength: config.bodyLimitBytes });
   await graphql.createServ(grafserv).addTo(app);

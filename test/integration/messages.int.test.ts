@@ -232,3 +232,29 @@ describe('notifications', () => {
     expect(await processNotifications(ctx)).toEqual({ sent: 0, quiet: 1, failed: 0 });
   });
 });
+
+describe('GET /api/my_messages', () => {
+  it('lists the person’s messages with unread state, and never another case’s', async () => {
+    const sent = (await send(m.therapist!, { toPatients: true, body: 'For the patient', sentAt: new Date().toISOString() })).data.createCaseMessage.caseMessage;
+    const mine = await t.api('GET', '/api/my_messages?select=id,case_id,is_unread&is_unread=is.true', { token: m.patient!.token });
+    expect(mine.status).toBe(200);
+    expect(mine.body.map((r: { id: string }) => r.id)).toContain(sent.id);
+    expect(mine.body.every((r: { case_id: string; is_unread: boolean }) => r.case_id === caseId && r.is_unread)).toBe(true);
+    const other = await t.api('GET', '/api/my_messages?select=id,case_id', { token: m.otherPatient!.token });
+    expect(other.body.some((r: { case_id: string }) => r.case_id === caseId)).toBe(false);
+    const supervisor = await t.api('GET', `/api/my_messages?id=eq.${sent.id}`, { token: m.supervisor!.token });
+    expect(supervisor.body).toEqual([]);
+  });
+
+  it('is read-only and answers bad filters with a PostgREST error', async () => {
+    const post = await t.api('POST', '/api/my_messages', { token: m.patient!.token, body: { body: 'x' } });
+    expect(post.status).toBeGreaterThanOrEqual(400);
+    expect(post.status).toBeLessThan(500);
+    const bad = await t.api('GET', '/api/my_messages?sent_at=gt.not-a-time', { token: m.patient!.token });
+    expect(bad.status).toBe(400);
+    expect(typeof bad.body.code).toBe('string');
+    expect(typeof bad.body.message).toBe('string');
+    const anonymous = await t.api('GET', '/api/my_messages');
+    expect(anonymous.status).toBe(401);
+  });
+});

@@ -46,7 +46,11 @@ describe('security headers and errors', () => {
   it('answers an unknown API path with a JSON 404', async () => {
     const response = await t.api('GET', '/api/no-such-thing');
     expect(response.status).toBe(404);
-    expect(response.body.error).toBe('not_found');
+    // /api/<name> is the collections' namespace: PostgREST's answer for an unknown table.
+    expect(response.body.code).toBe('PGRST205');
+    const deeper = await t.api('GET', '/api/no/such/thing');
+    expect(deeper.status).toBe(404);
+    expect(deeper.body.error).toBe('not_found');
   });
 
   it('refuses a body that is not JSON', async () => {

@@ -1,0 +1,38 @@
+/**
+ * The REST collections of spec §7 served at /api/<name> by the PostgREST-style layer
+ * (src/server/rest). Each feature adds its collections here; row-level security decides what
+ * each person reads and writes.
+ */
+import { defineCollection, type CollectionRegistry } from './rest';
+
+/** The signed-in person's messages across their cases, with unread state (spec §7). */
+export const MY_MESSAGES = defineCollection({
+  name: 'my_messages',
+  table: 'app_public.my_messages',
+  methods: ['GET'],
+  columns: {
+    id: 'uuid',
+    case_id: 'uuid',
+    sender_id: 'uuid',
+    from_system: 'bool',
+    subject: 'text',
+    body: 'text',
+    to_interviewers: 'bool',
+    to_patients: 'bool',
+    to_supervisors: 'bool',
+    to_therapists: 'bool',
+    to_supporters: 'bool',
+    to_counselors: 'bool',
+    created_at: 'timestamptz',
+    updated_at: 'timestamptz',
+    sent_at: 'timestamptz',
+    is_unread: 'bool',
+  },
+  defaultOrder: [
+    { column: 'sent_at', dir: 'desc', nulls: 'first' },
+    { column: 'created_at', dir: 'desc' },
+  ],
+  maxRows: 2000,
+});
+
+export const COLLECTIONS: CollectionRegistry = [MY_MESSAGES];

@@ -1,0 +1,329 @@
+/**
+ * `/api/<collection>`: the PostgREST-compatible handler over the registry. GET reads with
+ * filters, order and paging; POST inserts or upserts; DELETE removes filtered rows. Every
+ * query runs in `withUser`, so row-level security decides what a request sees and changes,
+ * exactly as for GraphQL. Errors are PostgREST-shaped (`{code, message, details, hint}`).
+ *
+ * The routes live in their own Fastify scope so that their error handler and JSON body parser
+ * (which accepts the empty body PostgREST clients send with DELETE) leave the rest of the app
+ * alone.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import '../http/types';
+import { ANONYMOUS, withUser, type Identity } from '../db/transaction';
+import { RestError, RestParseError, toRestErrorResponse, unwritableColumn } from './errors';
+import {
+  negotiateMedia,
+  parsePrefer,
+  parseQuery,
+  parseRangeHeader,
+  resolveWindow,
+  type MediaChoice,
+  type ParsedQuery,
+  type Preferences,
+} from './grammar';
+import { compileRegistry, type CollectionRegistry, type ColumnType, type CompiledCollection, type RestMethod, type Row, type WriteContext } from './registry';
+import { buildCount, buildDelete, buildInsert, buildSelect, selectListSql, type InsertRequest, type Returning } from './sql';
+import { bodyValue } from './values';
+
+export const REST_PATH = '/api/:collection';
+
+/** More rows than this in one POST is refused: PostgreSQL takes at most 65535 parameters. */
+export const MAX_ROWS_PER_WRITE = 1000;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
+
+/**
+ * Registers `/api/<collection>` for every collection of the registry. Checks the registry first:
+ * a broken entry fails the start, not a request. Await it before the app listens.
+ */
+export async function registerRestCollections(app: FastifyInstance, pool: pg.Pool, registry: CollectionRegistry): Promise<void> {
+  const collections = compileRegistry(registry);
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
+    scope.setErrorHandler(sendRestError);
+    scope.route<{ Params: { collection: string } }>({
+      method: ['GET', 'HEAD', 'POST', 'DELETE', 'PATCH', 'PUT'],
+      url: REST_PATH,
+      handler: (request, reply) => handleRequest(pool, collections, request, reply),
+    });
+  });
+}
+
+/** JSON bodies; an empty one is no body (postgrest-js sends `Content-Type: application/json` with DELETE). */
+function parseJsonBody(_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, body?: unknown) => void): void {
+  const text = body.toString();
+  if (text.trim() === '') return done(null, undefined);
+  try {
+    done(null, JSON.parse(text));
+  } catch {
+    done(new RestError(400, 'PGRST102', 'Empty or invalid json', 'The request body is not valid JSON.'), undefined);
+  }
+}
+
+function sendRestError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const response = toRestErrorResponse(error, Boolean(request.identity?.userId));
+  if (response.internal) request.log.error({ err: error }, 'REST request failed');
+  return reply.status(response.status).headers(response.headers).type(JSON_TYPE).send(response.body);
+}
+
+interface RequestContext {
+  pool: pg.Pool;
+  collection: CompiledCollection;
+  identity: Identity;
+  query: ParsedQuery;
+  prefer: Preferences;
+  media: MediaChoice;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+async function handleRequest(
+  pool: pg.Pool,
+  collections: ReadonlyMap<string, CompiledCollection>,
+  request: FastifyRequest<{ Params: { collection: string } }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const name = request.params.collection;
+  const collection = collections.get(name);
+  if (!collection) {
+    throw new RestError(404, 'PGRST205', `Could not find the table '${name}' in the schema cache`, null, 'Check the collection name in the URL.');
+  }
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  if (!collection.methods.includes(method as RestMethod)) return refuseMethod(collection, method, reply);
+  const context: RequestContext = {
+    pool,
+    collection,
+    identity: request.identity ?? ANONYMOUS,
+    query: parseQuery(searchOf(request.url)),
+    prefer: parsePrefer(request.headers.prefer),
+    media: negotiateMedia(request.headers.accept),
+    request,
+    reply,
+  };
+  if (method === 'POST') return create(context);
+  if (method === 'DELETE') return remove(context);
+  return read(context);
+}
+
+/** 405 with `Allow`, for methods a collection does not take (and PATCH/PUT, which none does). */
+function refuseMethod(collection: CompiledCollection, method: string, reply: FastifyReply): FastifyReply {
+  const allowed = collection.methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
+  const body = new RestError(
+    405,
+    'PGRST117',
+    `Unsupported HTTP method: ${method}`,
+    `The collection '${collection.name}' accepts ${allowed.join(', ')}.`,
+    method === 'PATCH' || method === 'PUT' ? 'To change a row, POST it with Prefer: resolution=merge-duplicates.' : null,
+  ).body();
+  return reply.status(405).header('allow', allowed.join(', ')).type(JSON_TYPE).send(body);
+}
+
+/** The raw query string: parsed by the grammar itself, keeping repeated keys and their order. */
+function searchOf(url: string): string {
+  const question = url.indexOf('?');
+  return question < 0 ? '' : url.slice(question + 1);
+}
+
+type QueryPart = 'filters' | 'order' | 'limit' | 'offset' | 'columns' | 'on_conflict';
+
+/** Parameters that mean nothing for a method are refused, so a mistaken request is not half-applied. */
+function refuseParts(query: ParsedQuery, method: string, parts: readonly QueryPart[]): void {
+  const present: Record<QueryPart, boolean> = {
+    filters: query.where.length > 0,
+    order: query.order !== null,
+    limit: query.limit !== null,
+    offset: query.offset !== null,
+    columns: query.columns !== null,
+    on_conflict: query.onConflict !== null,
+  };
+  for (const part of parts) {
+    if (present[part]) throw new RestParseError(`${part === 'filters' ? 'Filters are' : `The ${part} parameter is`} not supported with ${method}`, null);
+  }
+}
+
+const wantsRepresentation = (prefer: Preferences) => prefer.return === 'representation';
+
+function singularError(rows: number): RestError {
+  return new RestError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${rows} rows`);
+}
+
+/** Sends json_agg text as it came from PostgreSQL; a singular request gets the one element. */
+function sendRows(reply: FastifyReply, status: number, body: string, media: MediaChoice): FastifyReply {
+  if (!media.singular) return reply.status(status).type(JSON_TYPE).send(body);
+  const trimmed = body.trim();
+  return reply.status(status).type(OBJECT_TYPE).send(trimmed.slice(1, -1).trim());
+}
+
+/** PostgREST's status for a counted read: 206 for part of the rows, 416 past the end. */
+export function rangeStatus(offset: number, returned: number, total: number | null): 200 | 206 | 416 {
+  if (total === null) return 200;
+  if (offset > total) return 416;
+  return returned < total ? 206 : 200;
+}
+
+export function contentRange(offset: number, returned: number, total: number | null): string {
+  const range = returned > 0 ? `${offset}-${offset + returned - 1}` : '*';
+  return `${range}/${total ?? '*'}`;
+}
+
+interface AggregateRow {
+  body: string;
+  n: number;
+}
+
+async function read(context: RequestContext): Promise<FastifyReply> {
+  const { collection, query, prefer, media, request, reply } = context;
+  const rangeHeader = request.headers.range;
+  const window = resolveWindow(query, parseRangeHeader(Array.isArray(rangeHeader) ? rangeHeader[0] : rangeHeader), collection.maxRows);
+  const rowsQuery = buildSelect(collection, { select: query.select, where: query.where, order: query.order, window, stripNulls: media.stripNulls });
+  const countQuery = prefer.count ? buildCount(collection, query.where) : null;
+  const { body, n, total } = await withUser(context.pool, context.identity, async (sql) => {
+    const rows = (await sql.query<AggregateRow>(rowsQuery)).rows[0] as AggregateRow;
+    const counted = countQuery ? Number((await sql.query<{ total: number }>(countQuery)).rows[0]?.total) : null;
+    return { ...rows, total: counted };
+  });
+  const status = rangeStatus(window.offset, n, total);
+  if (status === 416) {
+    throw new RestError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${window.offset} was requested, but there are only ${total} rows.`);
+  }
+  if (media.singular && n !== 1) throw singularError(n);
+  reply.header('content-range', contentRange(window.offset, n, total));
+  return sendRows(reply, status, body, media);
+}
+
+/** The body of a POST as rows: one object or an array of objects. */
+function bodyRows(body: unknown): Record<string, unknown>[] {
+  const items = Array.isArray(body) ? body : [body];
+  const isObject = (item: unknown) => typeof item === 'object' && item !== null && !Array.isArray(item);
+  if (body === undefined || !items.every(isObject)) {
+    throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'Send a JSON object, or an array of objects, whose keys are column names.');
+  }
+  if (items.length > MAX_ROWS_PER_WRITE) {
+    throw new RestError(400, 'PGRST102', `Too many rows in one request (${items.length})`, `Send at most ${MAX_ROWS_PER_WRITE} rows at a time.`);
+  }
+  return items as Record<string, unknown>[];
+}
+
+function checkWritable(collection: CompiledCollection, column: string): void {
+  if (!Object.hasOwn(collection.columns, column)) throw unwritableColumn(collection.name, column, false);
+  if (!collection.writableSet.has(column)) throw unwritableColumn(collection.name, column, true);
+}
+
+/**
+ * A body object checked against the registry: only writable columns, values of their type.
+ * With `columns=`, as in PostgREST, only those keys are used and the others are ignored; the
+ * listed columns a row lacks are null, or their default with `Prefer: missing=default`.
+ */
+function checkBodyRow(collection: CompiledCollection, item: Record<string, unknown>, columns: readonly string[] | null, missingDefault: boolean): Row {
+  const row: Row = {};
+  for (const [key, value] of Object.entries(item)) {
+    if (columns && !columns.includes(key)) continue;
+    checkWritable(collection, key);
+    row[key] = bodyValue(collection.columns[key] as ColumnType, value, key);
+  }
+  if (columns && !missingDefault) for (const column of columns) if (!Object.hasOwn(row, column)) row[column] = null;
+  return row;
+}
+
+/** `Prefer: resolution=…` with the collection's conflict key; `on_conflict=` must name that key. */
+function conflictOf(collection: CompiledCollection, query: ParsedQuery, prefer: Preferences): InsertRequest['onConflict'] {
+  if (!prefer.resolution) return null;
+  const key = collection.conflictKey;
+  const noMatch = (details: string) =>
+    new RestError(400, '42P10', 'there is no unique or exclusion constraint matching the ON CONFLICT specification', details, key ? `Use on_conflict=${key.join(',')}.` : null);
+  if (!key) throw noMatch(`'${collection.name}' takes inserts only.`);
+  const asked = query.onConflict;
+  if (asked && (asked.length !== key.length || !key.every((k) => asked.includes(k)))) {
+    throw noMatch(`'${collection.name}' merges rows on (${key.join(', ')}).`);
+  }
+  return { target: key, action: prefer.resolution === 'merge-duplicates' ? 'merge' : 'ignore', keep: new Set() };
+}
+
+/** The collection's server defaults for this request, checked to name its columns. */
+async function defaultsFor(collection: CompiledCollection, ctx: WriteContext): Promise<Row> {
+  const defaults: Row = collection.defaults ? { ...(await collection.defaults(ctx)) } : {};
+  for (const column of Object.keys(defaults)) {
+    if (!Object.hasOwn(collection.columns, column)) throw new Error(`REST collection "${collection.name}": defaults() set the unknown column "${column}"`);
+  }
+  return defaults;
+}
+
+interface PreparedRow {
+  row: Row;
+  /** Columns whose value is the server default, not chosen by the client or the hook. */
+  defaulted: Set<string>;
+}
+
+/** Fills server defaults, then lets the collection's hook compute or override columns. */
+async function prepareRow(collection: CompiledCollection, checked: Row, defaults: Row, ctx: WriteContext): Promise<PreparedRow> {
+  const row: Row = { ...checked };
+  for (const [column, value] of Object.entries(defaults)) if (!Object.hasOwn(row, column)) row[column] = value;
+  const hooked: Row = collection.beforeWrite ? ((await collection.beforeWrite(row, ctx)) ?? row) : row;
+  const result: Row = {};
+  for (const [column, value] of Object.entries(hooked)) {
+    if (!Object.hasOwn(collection.columns, column)) throw new Error(`REST collection "${collection.name}": beforeWrite set the unknown column "${column}"`);
+    if (value !== undefined) result[column] = value;
+  }
+  const defaulted = new Set(Object.keys(defaults).filter((c) => !Object.hasOwn(checked, c) && Object.is(result[c], defaults[c])));
+  return { row: result, defaulted };
+}
+
+/** Columns every row took from the defaults: a merge leaves them as the existing row has them. */
+function keptOnMerge(prepared: readonly PreparedRow[]): Set<string> {
+  const [first, ...rest] = prepared;
+  return new Set([...(first?.defaulted ?? [])].filter((c) => rest.every((p) => p.defaulted.has(c))));
+}
+
+async function create(context: RequestContext): Promise<FastifyReply> {
+  const { collection, query, prefer, media, request, reply } = context;
+  refuseParts(query, 'POST', ['filters', 'order', 'limit', 'offset']);
+  const items = bodyRows(request.body);
+  for (const column of query.columns ?? []) checkWritable(collection, column);
+  const onConflict = conflictOf(collection, query, prefer);
+  const checked = items.map((item) => checkBodyRow(collection, item, query.columns, prefer.missing === 'default'));
+  const returning: Returning | null = wantsRepresentation(prefer) ? { select: query.select, stripNulls: media.stripNulls } : null;
+  if (returning) selectListSql(collection, returning.select); // an unknown column is a 400 before any write
+  if (checked.length === 0) return reply.status(201).type(JSON_TYPE).send(returning ? '[]' : undefined);
+
+  const { body, n } = await withUser(context.pool, context.identity, async (sql) => {
+    const ctx: WriteContext = { sql, identity: context.identity, collection: collection.name };
+    const defaults = await defaultsFor(collection, ctx);
+    const prepared: PreparedRow[] = [];
+    for (const row of checked) prepared.push(await prepareRow(collection, row, defaults, ctx));
+    const insert = buildInsert(collection, {
+      rows: prepared.map((p) => p.row),
+      onConflict: onConflict && { ...onConflict, keep: keptOnMerge(prepared) },
+      returning,
+    });
+    const result = await sql.query<AggregateRow>(insert);
+    const written = returning ? (result.rows[0] as AggregateRow) : { body: '', n: result.rowCount ?? 0 };
+    // Thrown inside the transaction, so a singular request that wrote several rows writes none.
+    if (media.singular && written.n !== 1) throw singularError(written.n);
+    return written;
+  });
+  if (prefer.count) reply.header('content-range', `*/${n}`);
+  if (!returning) return reply.status(201).send();
+  return sendRows(reply, 201, body, media);
+}
+
+async function remove(context: RequestContext): Promise<FastifyReply> {
+  const { collection, query, prefer, media, reply } = context;
+  refuseParts(query, 'DELETE', ['order', 'limit', 'offset', 'columns', 'on_conflict']);
+  // As PostgREST with pg-safeupdate: deleting a whole collection by mistake is refused.
+  if (query.where.length === 0) throw new RestError(400, '21000', 'DELETE requires a WHERE clause', null, 'Add a filter such as id=eq.<id>.');
+  const returning: Returning | null = wantsRepresentation(prefer) ? { select: query.select, stripNulls: media.stripNulls } : null;
+  const statement = buildDelete(collection, query.where, returning);
+  const { body, n } = await withUser(context.pool, context.identity, async (sql) => {
+    const result = await sql.query<AggregateRow>(statement);
+    const deleted = returning ? (result.rows[0] as AggregateRow) : { body: '', n: result.rowCount ?? 0 };
+    if (media.singular && deleted.n !== 1) throw singularError(deleted.n);
+    return deleted;
+  });
+  if (prefer.count) reply.header('content-range', `*/${n}`);
+  if (!returning) return reply.status(204).send();
+  return sendRows(reply, 200, body, media);
+}
