@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { BDI2, DEMOGRAPHICS, score, screeningExclusions, screeningInputsFromDemographics } from './index';
+
+const eligible = { hasEmail: true, hasInternetAccess: true, age: 30, upcomingTreatment: false, bdi2Total: 25, hasTrauma: true };
+
+describe('screening exclusions (spec §4, §9)', () => {
+  it('excludes nobody who meets every condition', () => {
+    expect(screeningExclusions(eligible)).toEqual({ flags: [], undetermined: [], excluded: false });
+  });
+
+  it('excludes for lack of email, lack of internet, minor age and upcoming treatment', () => {
+    expect(screeningExclusions({ ...eligible, hasEmail: false }).flags).toEqual(['excludedForLackOfEmail']);
+    expect(screeningExclusions({ ...eligible, hasInternetAccess: false }).flags).toEqual(['excludedForLackOfInternetAccess']);
+    expect(screeningExclusions({ ...eligible, upcomingTreatment: true }).flags).toEqual(['excludedForUpcomingTreatment']);
+  });
+
+  it('excludes under 18, not at 18', () => {
+    expect(screeningExclusions({ ...eligible, age: 17 }).flags).toEqual(['excludedForMinorAge']);
+    expect(screeningExclusions({ ...eligible, age: 18 }).flags).toEqual([]);
+  });
+
+  it('excludes a BDI-II total of 45, not 44', () => {
+    expect(screeningExclusions({ ...eligible, bdi2Total: 44 }).flags).toEqual([]);
+    expect(screeningExclusions({ ...eligible, bdi2Total: 45 })).toMatchObject({ flags: ['excludedForBdiGte45'], excluded: true });
+  });
+
+  it('excludes a BDI-II total of 13, not 14', () => {
+    expect(screeningExclusions({ ...eligible, bdi2Total: 13 }).flags).toEqual(['excludedForNoTraumaOrBdiLte13']);
+    expect(screeningExclusions({ ...eligible, bdi2Total: 14 }).flags).toEqual([]);
+  });
+
+  it('excludes without trauma (the spec’s literal "or")', () => {
+    expect(screeningExclusions({ ...eligible, hasTrauma: false }).flags).toEqual(['excludedForNoTraumaOrBdiLte13']);
+  });
+
+  it('can require both no trauma and a low score instead (configuration)', () => {
+    const both = { minimumAge: 18, bdiExcludeAtLeast: 45, bdiExcludeAtMost: 13, lowScoreRule: 'both' as const };
+    expect(screeningExclusions({ ...eligible, hasTrauma: false }, both).flags).toEqual([]);
+    expect(screeningExclusions({ ...eligible, bdi2Total: 13 }, both).flags).toEqual([]);
+    expect(screeningExclusions({ ...eligible, hasTrauma: false, bdi2Total: 13 }, both).flags).toEqual(['excludedForNoTraumaOrBdiLte13']);
+  });
+
+  it('takes other thresholds from configuration', () => {
+    const config = { minimumAge: 21, bdiExcludeAtLeast: 40, bdiExcludeAtMost: 10, lowScoreRule: 'either' as const };
+    expect(screeningExclusions({ ...eligible, age: 20, bdi2Total: 40 }, config).flags).toEqual(['excludedForMinorAge', 'excludedForBdiGte45']);
+    expect(screeningExclusions({ ...eligible, bdi2Total: 13 }, config).flags).toEqual([]);
+  });
+
+  it('reports what it cannot decide yet instead of guessing', () => {
+    expect(screeningExclusions({})).toEqual({
+      flags: [],
+      undetermined: ['excludedForLackOfEmail', 'excludedForLackOfInternetAccess', 'excludedForMinorAge', 'excludedForUpcomingTreatment', 'excludedForBdiGte45', 'excludedForNoTraumaOrBdiLte13'],
+      excluded: false,
+    });
+    // no trauma decides the combined rule even without a BDI-II total
+    expect(screeningExclusions({ hasTrauma: false }).flags).toEqual(['excludedForNoTraumaOrBdiLte13']);
+    expect(screeningExclusions({ hasTrauma: true }).undetermined).toContain('excludedForNoTraumaOrBdiLte13');
+    expect(screeningExclusions({ bdi2Total: Number.NaN }).undetermined).toContain('excludedForBdiGte45');
+  });
+
+  it('takes email, internet access and age from the baseline questionnaire and the total from BDI-II', () => {
+    const demographics = { internet_access: true, email: false, age: 17, gender: 'FEMALE', country_of_origin: 'Syria', country_of_residence: 'Germany', fled: false, loss: false };
+    expect(score(DEMOGRAPHICS, demographics).flags).toEqual(['no_email', 'minor']);
+    const bdi = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`item${i + 1}`, i === 15 || i === 17 ? '3a' : 3]));
+    const inputs = { ...screeningInputsFromDemographics(demographics), bdi2Total: score(BDI2, bdi).total, upcomingTreatment: false, hasTrauma: true };
+    expect(inputs).toMatchObject({ hasEmail: false, hasInternetAccess: true, age: 17, bdi2Total: 63 });
+    expect(screeningExclusions(inputs).flags).toEqual(['excludedForLackOfEmail', 'excludedForMinorAge', 'excludedForBdiGte45']);
+  });
+});
