@@ -45,8 +45,9 @@ create table app_public.case_members (
   acts_as_supporter boolean not null default false,
   acts_as_counselor boolean not null default false,
   acts_as_patient boolean not null default false,
-  -- the last-read timestamp: messages sent after it count as new for this member
-  new_messages_after timestamptz not null default '-infinity',
+  -- the last-read timestamp: messages sent after it count as new for this member (the epoch,
+  -- not -infinity, so that every client can represent it)
+  new_messages_after timestamptz not null default '1970-01-01 00:00:00+00',
   -- the message this member pinned; the foreign key arrives with the messages table
   favorite_message uuid,
   created_at timestamptz not null default now(),

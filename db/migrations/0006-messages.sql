@@ -87,12 +87,12 @@ as $$
 begin
   if tg_op = 'DELETE' then
     if old.sent_at is not null then
-      raise exception 'A sent message is part of the case record and cannot be deleted' using errcode = 'P0001';
+      raise exception 'A sent message is part of the case record and cannot be deleted' using errcode = 'P0001', hint = 'SENT_MESSAGE_IMMUTABLE';
     end if;
     return old;
   end if;
   if tg_op = 'UPDATE' and old.sent_at is not null then
-    raise exception 'A sent message is part of the case record and cannot be changed' using errcode = 'P0001';
+    raise exception 'A sent message is part of the case record and cannot be changed' using errcode = 'P0001', hint = 'SENT_MESSAGE_IMMUTABLE';
   end if;
   if new.sent_at is not null and (tg_op = 'INSERT' or old.sent_at is null) then
     new.sent_at := greatest(now(), new.created_at);
@@ -299,7 +299,8 @@ grant execute on function app_public.case_messages_is_unread(app_public.case_mes
 
 -- Actions -----------------------------------------------------------------------------------
 
--- Marks the messages of a case read up to a time (never later than now). A person who is not
+-- Marks the messages of a case read up to a time (never later than now, never moving the mark
+-- back: a late or repeated request cannot make read messages unread). A person who is not
 -- a member gets "Not involved in this case", unless a coordinator (then nothing changes).
 create function app_public.update_new_messages_after(case_id uuid, new_messages_after timestamptz)
   returns app_public.case_members
@@ -310,7 +311,7 @@ declare
   involvement app_public.case_members;
 begin
   update app_public.case_members i
-     set new_messages_after = least(update_new_messages_after.new_messages_after, now())
+     set new_messages_after = greatest(i.new_messages_after, least(update_new_messages_after.new_messages_after, now()))
    where i.case_id = update_new_messages_after.case_id and i.user_id = app_public.current_user_id()
   returning i.* into involvement;
   if involvement.id is null and not app_hidden.is_coordinator() then

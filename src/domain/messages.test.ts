@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressableGroups, reachesMember, RECIPIENT_GROUPS, sortMessages, type Involvement } from './messages';
+import { addressableGroups, addressedGroups, flagsFor, groupsOf, involvementFor, reachesMember, readMarkAfter, RECIPIENT_GROUPS, replyGroups, rolesOf, sortMessages, type Involvement } from './messages';
 
 const none: Involvement = { actsAsTherapist: false, actsAsSupervisor: false, actsAsInterviewer: false, actsAsSupporter: false, actsAsCounselor: false, actsAsPatient: false };
 
@@ -34,5 +34,40 @@ describe('ordering', () => {
     ]);
     expect(drafts.map((m) => m.id)).toEqual(['2', '1']);
     expect(sent.map((m) => m.id)).toEqual(['4', '3']);
+  });
+});
+
+describe('answering and reading', () => {
+  it('preselects the sender’s groups that the writer may address', () => {
+    expect(replyGroups({ ...none, actsAsPatient: true }, { ...none, actsAsTherapist: true })).toEqual(['patients']);
+    expect(replyGroups({ ...none, actsAsTherapist: true, actsAsSupervisor: true }, { ...none, actsAsPatient: true })).toEqual(['therapists', 'supervisors']);
+    expect(replyGroups({ ...none, actsAsPatient: true }, { ...none, actsAsPatient: true })).toEqual([]);
+    expect(replyGroups(null, { ...none, actsAsTherapist: true })).toEqual([]);
+  });
+
+  it('moves the read mark forward only, keeping the server’s timestamp text', () => {
+    expect(readMarkAfter('-infinity', '2026-01-01T10:00:00.123456+00:00')).toBe('2026-01-01T10:00:00.123456+00:00');
+    expect(readMarkAfter(null, '2026-01-01T10:00:00Z')).toBe('2026-01-01T10:00:00Z');
+    expect(readMarkAfter('2026-01-02T10:00:00Z', '2026-01-01T10:00:00Z')).toBe('2026-01-02T10:00:00Z');
+    expect(readMarkAfter('2026-01-01T09:00:00Z', '2026-01-01T10:00:00Z')).toBe('2026-01-01T10:00:00Z');
+  });
+
+  it('names the groups a member belongs to', () => {
+    expect(groupsOf({ ...none, actsAsCounselor: true, actsAsInterviewer: true })).toEqual(['counselors', 'interviewers']);
+  });
+});
+
+describe('recipient flags', () => {
+  it('turns groups into flags and back', () => {
+    const flags = flagsFor(['patients', 'therapists']);
+    expect(flags).toEqual({ toTherapists: true, toSupervisors: false, toSupporters: false, toCounselors: false, toInterviewers: false, toPatients: true });
+    expect(addressedGroups(flags)).toEqual(['therapists', 'patients']);
+  });
+});
+
+describe('roles of a member', () => {
+  it('lists the acts-as roles and builds an involvement from roles', () => {
+    expect(rolesOf({ ...none, actsAsSupervisor: true, actsAsTherapist: true })).toEqual(['therapist', 'supervisor']);
+    expect(involvementFor(['patient'])).toEqual({ ...none, actsAsPatient: true });
   });
 });

@@ -2,7 +2,7 @@
  * Message rules shared by the web app and the tests; the database enforces the same rules in
  * its policies (db/migrations/0006-messages.sql).
  */
-import type { CaseRole } from './roles';
+import { CASE_ROLES, type CaseRole } from './roles';
 
 /** Recipient groups of spec §3, in display order, with the acts-as flag each one reaches. */
 export const RECIPIENT_GROUPS = [
@@ -26,7 +26,8 @@ export interface Involvement {
   actsAsPatient: boolean;
 }
 
-const ACTS_AS: Record<CaseRole, keyof Involvement> = {
+/** The acts-as flag of each per-case role. */
+export const ACTS_AS: Record<CaseRole, keyof Involvement> = {
   therapist: 'actsAsTherapist',
   supervisor: 'actsAsSupervisor',
   interviewer: 'actsAsInterviewer',
@@ -61,4 +62,50 @@ export function sortMessages<T extends SortableMessage>(messages: readonly T[]):
   const drafts = messages.filter((m) => !m.sentAt).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
   const sent = messages.filter((m) => m.sentAt).sort((a, b) => b.sentAt!.localeCompare(a.sentAt!) || a.id.localeCompare(b.id));
   return { drafts, sent };
+}
+
+/** The recipient groups a member belongs to through their acts-as roles (used to answer them). */
+export function groupsOf(involvement: Involvement): RecipientGroup[] {
+  return RECIPIENT_GROUPS.filter((g) => involvement[ACTS_AS[g.role]]).map((g) => g.group);
+}
+
+/** The groups to preselect when answering a sender: theirs, as far as the writer may address them. */
+export function replyGroups(sender: Involvement | null, writer: Involvement | null): RecipientGroup[] {
+  if (!sender) return [];
+  const allowed = new Set(addressableGroups(writer));
+  return groupsOf(sender).filter((g) => allowed.has(g));
+}
+
+/**
+ * The last-read mark after reading a message sent at `sentAt`: never earlier than the current
+ * mark (the server stores what it is given, so going back would make read messages new again).
+ * Timestamps are passed on as the server wrote them: PostgreSQL keeps microseconds, and a mark
+ * rounded to milliseconds would leave the message itself unread.
+ */
+export function readMarkAfter(current: string | null, sentAt: string): string {
+  if (!current) return sentAt;
+  const currentTime = Date.parse(current);
+  if (Number.isNaN(currentTime)) return sentAt; // '-infinity': nothing was read yet
+  return currentTime > Date.parse(sentAt) ? current : sentAt;
+}
+
+/** The recipient flags that address exactly the given groups. */
+export function flagsFor(groups: readonly RecipientGroup[]): RecipientFlags {
+  const chosen = new Set(groups);
+  return Object.fromEntries(RECIPIENT_GROUPS.map((g) => [g.flag, chosen.has(g.group)])) as RecipientFlags;
+}
+
+/** The groups a message addresses, in display order. */
+export function addressedGroups(flags: RecipientFlags): RecipientGroup[] {
+  return RECIPIENT_GROUPS.filter((g) => flags[g.flag]).map((g) => g.group);
+}
+
+/** The roles a member acts in, in the order of CASE_ROLES. */
+export function rolesOf(involvement: Involvement): CaseRole[] {
+  return CASE_ROLES.filter((role) => involvement[ACTS_AS[role]]);
+}
+
+/** An involvement with exactly the given roles. */
+export function involvementFor(roles: readonly CaseRole[]): Involvement {
+  return Object.fromEntries(CASE_ROLES.map((role) => [ACTS_AS[role], roles.includes(role)])) as unknown as Involvement;
 }

@@ -113,6 +113,7 @@ describe('the case record', () => {
     const sent = (await send(m.patient!, { toTherapists: true, sentAt: new Date().toISOString() })).data.createCaseMessage.caseMessage;
     const edit = await t.graphql(`mutation($id: UUID!) { updateCaseMessageById(input: { id: $id, caseMessagePatch: { body: "Rewritten" } }) { caseMessage { id } } }`, { id: sent.id }, m.patient!.token);
     expect(edit.errors?.[0]?.message).toBe('A sent message is part of the case record and cannot be changed');
+    expect(edit.errors?.[0]?.extensions?.code).toBe('SENT_MESSAGE_IMMUTABLE');
     const del = await t.graphql(`mutation($id: UUID!) { deleteCaseMessageById(input: { id: $id }) { deletedCaseMessageId } }`, { id: sent.id }, m.patient!.token);
     expect(del.errors?.[0]?.message).toBe('A sent message is part of the case record and cannot be deleted');
     const { rows } = await t.database.db.pool.query('select body from app_public.case_messages where id = $1', [sent.id]);
@@ -154,8 +155,19 @@ describe('unread state and favourites', () => {
     const mark = `mutation($c: UUID!) { updateNewMessagesAfter(input: { caseId: $c, newMessagesAfter: "2020-01-01T00:00:00Z" }) { caseMember { id } } }`;
     const outsider = await t.graphql(mark, { c: caseId }, m.outsider!.token);
     expect(outsider.errors?.[0]?.message).toBe('Not involved in this case');
+    expect(outsider.errors?.[0]?.extensions?.code).toBe('NOT_INVOLVED');
     const coordinator = await t.graphql(mark, { c: caseId }, m.coordinator!.token);
     expect(coordinator.errors).toBeUndefined();
+  });
+
+  it('never moves the last-read mark backwards, and reads it as a real time', async () => {
+    const query = `query($id: UUID!) { caseById(id: $id) { myInvolvement { newMessagesAfter } } }`;
+    const before = (await t.graphql(query, { id: caseId }, m.counselor!.token)).data.caseById.myInvolvement.newMessagesAfter;
+    expect(new Date(before).getTime()).not.toBeNaN();
+    await t.graphql(`mutation($c: UUID!) { updateNewMessagesAfter(input: { caseId: $c, newMessagesAfter: "2026-01-01T00:00:00Z" }) { caseMember { id } } }`, { c: caseId }, m.counselor!.token);
+    await t.graphql(`mutation($c: UUID!) { updateNewMessagesAfter(input: { caseId: $c, newMessagesAfter: "2020-01-01T00:00:00Z" }) { caseMember { id } } }`, { c: caseId }, m.counselor!.token);
+    const after = (await t.graphql(query, { id: caseId }, m.counselor!.token)).data.caseById.myInvolvement.newMessagesAfter;
+    expect(new Date(after).toISOString()).toBe('2026-01-01T00:00:00.000Z');
   });
 
   it('pins and unpins a favourite message', async () => {

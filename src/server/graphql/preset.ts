@@ -44,14 +44,16 @@ export function maskError(error: GraphQLError): GraphQLError {
       extensions: { code: NOT_FOUND_OR_DENIED },
     });
   }
-  const original = error.originalError as { code?: unknown; message?: string; constraint?: string } | undefined;
+  const original = error.originalError as { code?: unknown; message?: string; constraint?: string; hint?: string } | undefined;
   if (original && typeof original.code === 'string' && CLIENT_SQLSTATE.test(original.code)) {
+    // A rule raised by our SQL names itself in the hint (e.g. NOT_INVOLVED): that is the code.
+    const code = original.code === 'P0001' && original.hint && /^[A-Z][A-Z_]+$/.test(original.hint) ? original.hint : original.code;
     return new GraphQLError(FRIENDLY_MESSAGES[original.code] ?? original.message ?? 'The request was refused.', {
       nodes: error.nodes,
       source: error.source,
       positions: error.positions,
       path: error.path,
-      extensions: { code: original.code, ...(original.constraint ? { constraint: original.constraint } : {}) },
+      extensions: { code, ...(original.constraint ? { constraint: original.constraint } : {}) },
     });
   }
   return defaultMaskError(error) as GraphQLError;

@@ -97,12 +97,16 @@ export async function api<T>(method: string, path: string, options: RequestOptio
   );
 }
 
-/** A GraphQL request; errors with a message become an ApiError with the GraphQL code. */
+/**
+ * A GraphQL request; errors with a message become an ApiError with the GraphQL code. The
+ * error's extensions (such as the broken `constraint`) stay in `body`, so a screen can say
+ * which rule the input broke.
+ */
 export async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const result = await api<{ data?: T; errors?: { message: string; extensions?: { code?: string } }[] }>('POST', '/api/graphql', {
+  const result = await api<{ data?: T; errors?: { message: string; extensions?: { code?: string } & Record<string, unknown> }[] }>('POST', '/api/graphql', {
     body: { query, variables },
   });
   const first = result.errors?.[0];
-  if (first) throw new ApiError(200, first.extensions?.code ?? 'graphql', first.message);
+  if (first) throw new ApiError(200, first.extensions?.code ?? 'graphql', first.message, {}, first.extensions ?? {});
   return result.data as T;
 }

@@ -10,6 +10,7 @@ const main = () => import('../sections/main');
 const account = () => import('../sections/account');
 const content = () => import('../sections/content');
 const upcoming = () => import('../sections/upcoming');
+const staff = () => import('../sections/staff');
 
 function upcomingScreen(section: Section): ComponentType {
   return lazyScreen(section, upcoming, (m) => m.UpcomingPage);
@@ -38,13 +39,14 @@ export const SCREENS: Record<RouteId, ComponentType> = {
   pagesSample: lazyScreen('content', content, (m) => m.SamplePage),
   pagesSample2: lazyScreen('content', content, (m) => m.SamplePage2),
   allImages: lazyScreen('content', content, (m) => m.AllImagesPage),
+  conversation: lazyScreen('main', main, (m) => m.ConversationPage),
+  adminCases: lazyScreen('staff', staff, (m) => m.CaseListPage),
+  adminCase: lazyScreen('staff', staff, (m) => m.CaseDetailPage),
+  adminCaseLog: lazyScreen('staff', staff, (m) => m.CaseLogPage),
   // Screens of later issues: the route, its guard and layout exist now.
   adminTemplates: upcomingScreen('staff'),
   adminTasks: upcomingScreen('staff'),
   adminTask: upcomingScreen('staff'),
-  adminCases: upcomingScreen('staff'),
-  adminCase: upcomingScreen('staff'),
-  adminCaseLog: upcomingScreen('staff'),
   adminInterviewCalendar: upcomingScreen('staff'),
   interviewBooking: upcomingScreen('interviews'),
   interviewManage: upcomingScreen('manage'),
@@ -56,7 +58,6 @@ export const SCREENS: Record<RouteId, ComponentType> = {
   measurementFu2: upcomingScreen('assessments'),
   surveys: upcomingScreen('assessments'),
   workflows: upcomingScreen('main'),
-  conversation: upcomingScreen('main'),
   due: upcomingScreen('main'),
   pastLetters: upcomingScreen('main'),
   allExercises: upcomingScreen('main'),

@@ -28,6 +28,10 @@ export const AVAILABLE_SCREENS: ReadonlySet<RouteId> = new Set<RouteId>([
   'pagesSample',
   'pagesSample2',
   'allImages',
+  'conversation',
+  'adminCases',
+  'adminCase',
+  'adminCaseLog',
 ]);
 
 export function isAvailable(id: RouteId): boolean {

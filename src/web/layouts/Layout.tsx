@@ -10,6 +10,7 @@ import { canAccess, routeById, type Layout as LayoutName, type RouteId } from '.
 import { accountFlags } from '../session/profile';
 import { useSession } from '../session/session';
 import { isAvailable } from '../app/screens';
+import { useUnreadCount } from '../features/messages/useUnreadCount';
 import { LocaleSwitcher } from './LocaleSwitcher';
 
 const SIGNED_IN_NAV: RouteId[] = ['home', 'conversation', 'adminCases', 'adminTasks', 'interviewBooking', 'interviewManage', 'profile'];
@@ -25,11 +26,25 @@ function Logo() {
   );
 }
 
+/** The number of unread messages on the "Messages" link; screen readers hear it as a sentence. */
+function UnreadBadge({ count }: { count: number }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <span className="badge" aria-hidden="true" data-testid="unread-badge">
+        {count}
+      </span>
+      <span className="visually-hidden">{t('messages.unreadBadge', { count })}</span>
+    </>
+  );
+}
+
 export function Layout({ layout, children }: { layout: LayoutName; children: ReactNode }) {
   const { t } = useTranslation();
   const session = useSession();
   const flags = accountFlags(session.user);
   const nav = (session.user ? SIGNED_IN_NAV : SIGNED_OUT_NAV).filter((id) => isAvailable(id) && canAccess(routeById(id), flags));
+  const unread = useUnreadCount(session.user?.id ?? null);
 
   return (
     <div className={`app-shell layout-${layout}`}>
@@ -48,6 +63,7 @@ export function Layout({ layout, children }: { layout: LayoutName; children: Rea
                 <li key={id}>
                   <NavLink to={routeById(id).path} end>
                     {t(`nav.${id}`)}
+                    {id === 'conversation' && unread > 0 ? <UnreadBadge count={unread} /> : null}
                   </NavLink>
                 </li>
               ))}

@@ -1,3 +1,5 @@
 // The "main" section (spec §2): sign-in and home, loaded first.
 export { LoginPage } from '../features/auth/LoginPage';
 export { HomePage } from '../features/home/HomePage';
+// The conversation (spec §2 lists it in "main"): patients come here most.
+export { ConversationPage } from '../features/messages/ConversationPage';

@@ -2,7 +2,7 @@
  * The small component library: labelled fields with hints and errors, alerts, a spinner and
  * a page frame that names the page for screen readers. Every text arrives translated.
  */
-import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldError } from '../../domain/accounts';
 
@@ -34,6 +34,38 @@ export function TextField({ label, hint, errors = [], ...input }: FieldProps) {
         </span>
       ) : null}
       <input id={id} className="input" aria-invalid={errors.length > 0 || undefined} aria-describedby={described || undefined} {...input} />
+      {errors.length > 0 ? (
+        <span id={`${id}-error`} className="field__error" role="alert">
+          {errors.map(errorText).join(' ')}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+interface TextAreaProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> {
+  label: string;
+  hint?: string;
+  errors?: FieldError[] | undefined;
+}
+
+/** A labelled multi-line field; `dir="auto"` lets Arabic and Latin text each run their way. */
+export function TextArea({ label, hint, errors = [], ...textarea }: TextAreaProps) {
+  const id = useId();
+  const errorText = useFieldErrorText();
+  const described = [hint ? `${id}-hint` : '', errors.length ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {label}
+        {textarea.required ? <span aria-hidden="true"> *</span> : null}
+      </label>
+      {hint ? (
+        <span id={`${id}-hint`} className="field__hint">
+          {hint}
+        </span>
+      ) : null}
+      <textarea id={id} className="input textarea" dir="auto" rows={5} aria-invalid={errors.length > 0 || undefined} aria-describedby={described || undefined} {...textarea} />
       {errors.length > 0 ? (
         <span id={`${id}-error`} className="field__error" role="alert">
           {errors.map(errorText).join(' ')}

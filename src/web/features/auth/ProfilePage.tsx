@@ -1,13 +1,12 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBlocker } from 'react-router';
 import { addFieldErrors, emailProblems, passwordProblems, type FieldErrors } from '../../../domain/accounts';
 import { formatDateTime } from '../../../domain/format';
 import { api } from '../../api/client';
 import { changeLocale, currentLocale, supportedLocales } from '../../i18n/i18n';
 import type { Profile } from '../../session/profile';
 import { useSession } from '../../session/session';
-import { useConfirm } from '../../ui/confirm';
+import { useDiscardPrompt } from '../../ui/useDiscardPrompt';
 import { Alert, Page, SelectField, TextField } from '../../ui/ui';
 import { ErrorMessage } from './ErrorMessage';
 import { timeZoneOptions } from './timezones';
@@ -25,25 +24,6 @@ interface Details {
 
 function detailsOf(user: Profile): Details {
   return { alias: user.alias ?? '', phone: user.phone ?? '', gender: user.gender ?? '', locale: user.locale, timeZone: user.time_zone };
-}
-
-/** Asks before leaving with unsaved changes (spec §8 "discard changes"). */
-function useDiscardPrompt(dirty: boolean) {
-  const { t } = useTranslation();
-  const confirm = useConfirm();
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    void confirm({ title: t('confirmPrompts.discardTitle'), message: t('confirmPrompts.discardMessage'), confirmLabel: t('confirmPrompts.discard'), danger: true }).then(
-      (discard) => (discard ? blocker.proceed() : blocker.reset()),
-    );
-  }, [blocker, confirm, t]);
-  useEffect(() => {
-    if (!dirty) return;
-    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [dirty]);
 }
 
 function DetailsForm({ user }: { user: Profile }) {

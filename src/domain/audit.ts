@@ -1,0 +1,61 @@
+/**
+ * What an audit-log row changed (spec §3 audit log, DECISIONS.md "The audit log"), as a list
+ * of fields with their value before and after. Pure, so the case-log screen stays thin and the
+ * rules are unit-tested.
+ */
+
+export type AuditOperation = 'INSERT' | 'UPDATE' | 'DELETE';
+
+export interface AuditChange {
+  key: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** Bookkeeping columns that say nothing to a reader of the log. */
+const HIDDEN_KEYS = new Set(['id', 'updated_at', 'created_at', 'search_text']);
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Whether a value is worth listing for a created or deleted row (empty and false are not). */
+function meaningful(value: unknown): boolean {
+  return value !== null && value !== undefined && value !== false && value !== '' && value !== '-infinity';
+}
+
+/**
+ * UPDATE: the keys whose values differ, with before → after. INSERT: the meaningful values of
+ * the new row. DELETE: the meaningful values of the old row. Keys keep the log's column order.
+ */
+export function auditChanges(operation: string, oldData: Record<string, unknown> | null, newData: Record<string, unknown> | null): AuditChange[] {
+  const before = oldData ?? {};
+  const after = newData ?? {};
+  if (operation === 'UPDATE') {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+    return keys.filter((key) => !HIDDEN_KEYS.has(key) && !same(before[key], after[key])).map((key) => ({ key, before: before[key] ?? null, after: after[key] ?? null }));
+  }
+  if (operation === 'INSERT') {
+    return Object.entries(after)
+      .filter(([key, value]) => !HIDDEN_KEYS.has(key) && meaningful(value))
+      .map(([key, value]) => ({ key, before: null, after: value }));
+  }
+  return Object.entries(before)
+    .filter(([key, value]) => !HIDDEN_KEYS.has(key) && meaningful(value))
+    .map(([key, value]) => ({ key, before: value, after: null }));
+}
+
+/** Columns holding a person's id, which the log screen shows as that person's name. */
+export const PERSON_KEYS = new Set(['user_id', 'sender_id', 'editor_id']);
+
+/** The ids of people an audit row mentions (its actor aside), to resolve to names in one query. */
+export function mentionedPeople(oldData: Record<string, unknown> | null, newData: Record<string, unknown> | null): string[] {
+  const ids = new Set<string>();
+  for (const data of [oldData, newData]) {
+    for (const key of PERSON_KEYS) {
+      const value = data?.[key];
+      if (typeof value === 'string') ids.add(value);
+    }
+  }
+  return [...ids];
+}

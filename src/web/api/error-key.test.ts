@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { errorKey } from './error-key';
+
+describe('error keys', () => {
+  it('prefers the broken constraint, then the rule’s message, then the code', () => {
+    expect(errorKey({ code: '23514', message: 'x', body: { constraint: 'sent_has_recipients' } })).toBe('recipients_required');
+    expect(errorKey({ code: 'P0001', message: 'Not involved in this case', body: {} })).toBe('not_involved');
+    expect(errorKey({ code: 'P0001', message: 'Something new', body: {} })).toBe('rule_refused');
+    expect(errorKey({ code: '42501', message: 'You are not allowed to do this.', body: {} })).toBe('forbidden');
+    expect(errorKey({ code: '22P02', message: 'invalid input syntax', body: {} })).toBe('invalid_value');
+    expect(errorKey({ code: 'NOT_FOUND_OR_DENIED', message: '', body: {} })).toBe('NOT_FOUND_OR_DENIED');
+  });
+});

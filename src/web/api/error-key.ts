@@ -1,0 +1,42 @@
+/**
+ * Which catalog entry (`errorCodes.<key>`) explains a failed request. GraphQL errors carry the
+ * SQLSTATE as their code and, for a broken constraint, its name; rules raised by our SQL
+ * functions carry their own code (NOT_INVOLVED, SENT_MESSAGE_IMMUTABLE, NOT_FOUND).
+ */
+import type { ApiError } from './client';
+
+const BY_CONSTRAINT: Record<string, string> = {
+  body_not_empty: 'body_required',
+  sent_has_recipients: 'recipients_required',
+  case_members_one_patient_idx: 'one_patient',
+  case_members_case_id_user_id_key: 'already_member',
+  stage_format: 'stage_format',
+};
+
+const BY_RULE: Record<string, string> = {
+  NOT_INVOLVED: 'not_involved',
+  SENT_MESSAGE_IMMUTABLE: 'sent_message_locked',
+  NOT_FOUND: 'message_not_found',
+};
+
+const BY_CODE: Record<string, string> = {
+  '42501': 'forbidden',
+  '23505': 'duplicate',
+  '23514': 'check_violation',
+  '23502': 'check_violation',
+  '23503': 'reference_missing',
+  '22001': 'too_long',
+};
+
+/** Every key errorKey can produce besides a code passed through, for the catalog test. */
+export const ERROR_KEYS = [...new Set([...Object.values(BY_CONSTRAINT), ...Object.values(BY_RULE), ...Object.values(BY_CODE), 'rule_refused', 'invalid_value'])];
+
+export function errorKey(error: Pick<ApiError, 'code' | 'message' | 'body'>): string {
+  const constraint = typeof error.body?.constraint === 'string' ? error.body.constraint : '';
+  if (BY_CONSTRAINT[constraint]) return BY_CONSTRAINT[constraint];
+  if (BY_RULE[error.code]) return BY_RULE[error.code]!;
+  if (error.code === 'P0001') return 'rule_refused';
+  if (BY_CODE[error.code]) return BY_CODE[error.code]!;
+  if (/^22/.test(error.code)) return 'invalid_value';
+  return error.code;
+}

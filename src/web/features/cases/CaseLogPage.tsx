@@ -1,0 +1,196 @@
+/**
+ * The case log (route /admin/cases/:caseId/log): the append-only audit log of the case,
+ * newest first, filterable by table and operation. Who acted, when, and what changed; the
+ * log never holds message subjects or bodies (0006-messages.sql redacts them).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { auditChanges, mentionedPeople, PERSON_KEYS, type AuditChange } from '../../../domain/audit';
+import { isKnownStage } from '../../../domain/case-stages';
+import { formatDateTime } from '../../../domain/format';
+import { ApiError } from '../../api/client';
+import { currentLocale } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+import { ErrorAlert } from '../../ui/ErrorAlert';
+import { Page, SelectField, Spinner } from '../../ui/ui';
+import type { Person } from '../messages/queries';
+import { personName } from '../messages/names';
+import { AUDIT_PAGE_SIZE, loadAuditLog, loadPeople, type AuditRow } from './queries';
+
+const TABLES = ['cases', 'case_members', 'case_messages', 'users'] as const;
+const OPERATIONS = ['INSERT', 'UPDATE', 'DELETE'] as const;
+/** The case itself is the page's subject; repeating its id on every row says nothing. */
+const UNSHOWN_KEYS = new Set(['case_id']);
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+interface LogPage {
+  shortId: string | null;
+  totalCount: number;
+  nodes: AuditRow[];
+  people: Map<string, Person>;
+}
+
+async function loadLogPage(caseId: string, filter: { tableName: string; operation: string; offset: number }): Promise<LogPage> {
+  const page = await loadAuditLog(caseId, filter);
+  const ids = page.nodes.flatMap((row) => [...(row.actorId ? [row.actorId] : []), ...mentionedPeople(row.oldData, row.newData)]);
+  return { ...page, people: await loadPeople(ids) };
+}
+
+function Value({ field, value, people }: { field: string; value: unknown; people: Map<string, Person> }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  if (value === null || value === undefined || value === '') return <span className="muted">{t('cases.empty')}</span>;
+  if (typeof value === 'boolean') return <>{value ? t('cases.yes') : t('cases.no')}</>;
+  if (PERSON_KEYS.has(field) && typeof value === 'string') return <span dir="auto">{personName(people.get(value)) ?? t('caseLog.unknownPerson')}</span>;
+  if (field === 'stage' && typeof value === 'string' && isKnownStage(value)) return <>{t(`caseStages.${value}`)}</>;
+  if (typeof value === 'string' && TIMESTAMP.test(value)) return <time dateTime={value}>{formatDateTime(new Date(value), currentLocale(), user?.time_zone ?? 'UTC')}</time>;
+  if (typeof value === 'string') return <span dir="auto">{value}</span>;
+  return <span dir="ltr">{JSON.stringify(value)}</span>;
+}
+
+function ChangeList({ operation, changes, people }: { operation: string; changes: AuditChange[]; people: Map<string, Person> }) {
+  const { t } = useTranslation();
+  const shown = changes.filter((c) => !UNSHOWN_KEYS.has(c.key));
+  if (shown.length === 0) return null;
+  return (
+    <dl className="facts changes">
+      {shown.map((change) => (
+        <div key={change.key} className="changes__row">
+          <dt>{t(`auditFields.${change.key}`, { defaultValue: change.key })}</dt>
+          <dd>
+            {operation === 'UPDATE' ? (
+              <>
+                <Value field={change.key} value={change.before} people={people} />
+                <span aria-hidden="true">{t('caseLog.arrow')}</span>
+                <span className="visually-hidden">{t('caseLog.becomes')}</span>
+                <Value field={change.key} value={change.after} people={people} />
+              </>
+            ) : (
+              <Value field={change.key} value={operation === 'DELETE' ? change.before : change.after} people={people} />
+            )}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function LogEntry({ row, people }: { row: AuditRow; people: Map<string, Person> }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  // No actor: the change came from the server itself (the CLI, the workflow, a migration).
+  const who = row.actorId ? (personName(people.get(row.actorId)) ?? t('caseLog.unknownPerson')) : t('caseLog.system');
+  return (
+    <li className="card card--flat log-entry">
+      <p className="log-entry__what">
+        <strong>{t(`caseLog.operations.${row.operation}`, { defaultValue: row.operation })}</strong>
+        {' · '}
+        {t(`caseLog.tables.${row.tableName}`, { defaultValue: row.tableName })}
+      </p>
+      <p className="muted">
+        <span dir="auto">{who}</span>
+        {' · '}
+        <time dateTime={row.at}>{formatDateTime(new Date(row.at), currentLocale(), user?.time_zone ?? 'UTC')}</time>
+      </p>
+      <ChangeList operation={row.operation} changes={auditChanges(row.operation, row.oldData, row.newData)} people={people} />
+    </li>
+  );
+}
+
+export function CaseLogPage() {
+  const { t } = useTranslation();
+  const { caseId = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const tableName = params.get('table') ?? '';
+  const operation = params.get('operation') ?? '';
+  const offset = Math.max(0, Number(params.get('offset')) || 0);
+  const [page, setPage] = useState<LogPage | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [loading, setLoading] = useState(true);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    let stale = false;
+    setLoading(true);
+    loadLogPage(caseId, { tableName, operation, offset }).then(
+      (loaded) => {
+        if (stale) return;
+        setPage(loaded);
+        setError(null);
+        setLoading(false);
+      },
+      (caught: unknown) => {
+        if (stale) return;
+        setError(caught instanceof ApiError ? caught : new ApiError(0, 'unknown', String(caught)));
+        setLoading(false);
+      },
+    );
+    return () => {
+      stale = true;
+    };
+  }, [caseId, tableName, operation, offset]);
+
+  const update = (next: { table?: string; operation?: string; offset?: number }) => {
+    const merged = { table: tableName, operation, offset, ...next };
+    const search = new URLSearchParams();
+    if (merged.table) search.set('table', merged.table);
+    if (merged.operation) search.set('operation', merged.operation);
+    if (merged.offset) search.set('offset', String(merged.offset));
+    setParams(search);
+  };
+
+  const toPage = (next: number) => {
+    update({ offset: next });
+    heading.current?.focus();
+  };
+
+  const total = page?.totalCount ?? 0;
+  const shown = page?.nodes.length ?? 0;
+  return (
+    <Page title={page?.shortId ? t('caseLog.title', { shortId: page.shortId }) : t('nav.adminCaseLog')}>
+      <nav className="button-row toolbar" aria-label={t('cases.caseNavigation')}>
+        <Link to={`/admin/cases/${caseId}`}>{t('caseLog.backToCase')}</Link>
+        <Link to="/admin/cases">{t('cases.backToList')}</Link>
+      </nav>
+      <form className="filters" aria-label={t('caseLog.filters')} onSubmit={(e) => e.preventDefault()}>
+        <SelectField
+          label={t('caseLog.table')}
+          name="table"
+          value={tableName}
+          onChange={(e) => update({ table: e.target.value, offset: 0 })}
+          options={[{ value: '', label: t('caseLog.allTables') }, ...TABLES.map((name) => ({ value: name, label: t(`caseLog.tables.${name}`) }))]}
+        />
+        <SelectField
+          label={t('caseLog.operation')}
+          name="operation"
+          value={operation}
+          onChange={(e) => update({ operation: e.target.value, offset: 0 })}
+          options={[{ value: '', label: t('caseLog.allOperations') }, ...OPERATIONS.map((op) => ({ value: op, label: t(`caseLog.operations.${op}`) }))]}
+        />
+      </form>
+      <ErrorAlert error={error} />
+      <h2 ref={heading} tabIndex={-1} aria-live="polite">
+        {page ? (shown === 0 ? t('caseLog.empty') : t('cases.range', { from: offset + 1, to: offset + shown, total })) : t('cases.results')}
+      </h2>
+      {loading && !page ? <Spinner /> : null}
+      {page && shown > 0 ? (
+        <ol className="log-list" aria-busy={loading || undefined}>
+          {page.nodes.map((row) => (
+            <LogEntry key={row.id} row={row} people={page.people} />
+          ))}
+        </ol>
+      ) : null}
+      {page && (offset > 0 || offset + AUDIT_PAGE_SIZE < total) ? (
+        <nav className="button-row paging" aria-label={t('cases.paging')}>
+          <button type="button" className="button button--secondary" disabled={offset === 0} onClick={() => toPage(Math.max(0, offset - AUDIT_PAGE_SIZE))}>
+            {t('cases.previous')}
+          </button>
+          <button type="button" className="button button--secondary" disabled={offset + AUDIT_PAGE_SIZE >= total} onClick={() => toPage(offset + AUDIT_PAGE_SIZE)}>
+            {t('cases.next')}
+          </button>
+        </nav>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,5 @@
+// The staff area (spec §2 "Staff area"): case list, case detail and case log, one chunk that
+// patients never download.
+export { CaseListPage } from '../features/cases/CaseListPage';
+export { CaseDetailPage } from '../features/cases/CaseDetailPage';
+export { CaseLogPage } from '../features/cases/CaseLogPage';
