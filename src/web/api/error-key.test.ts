@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { errorKey } from './error-key';
 
 describe('error keys', () => {
-  it('prefers the broken constraint, then the rule’s message, then the code', () => {
+  it('prefers the broken constraint, then the rule’s own code, then the SQLSTATE', () => {
     expect(errorKey({ code: '23514', message: 'x', body: { constraint: 'sent_has_recipients' } })).toBe('recipients_required');
-    expect(errorKey({ code: 'P0001', message: 'Not involved in this case', body: {} })).toBe('not_involved');
+    expect(errorKey({ code: 'NOT_INVOLVED', message: 'Not involved in this case', body: {} })).toBe('not_involved');
+    expect(errorKey({ code: 'SENT_MESSAGE_IMMUTABLE', message: 'x', body: {} })).toBe('sent_message_locked');
     expect(errorKey({ code: 'P0001', message: 'Something new', body: {} })).toBe('rule_refused');
     expect(errorKey({ code: '42501', message: 'You are not allowed to do this.', body: {} })).toBe('forbidden');
     expect(errorKey({ code: '22P02', message: 'invalid input syntax', body: {} })).toBe('invalid_value');
