@@ -102,11 +102,28 @@ export async function api<T>(method: string, path: string, options: RequestOptio
  * error's extensions (such as the broken `constraint`) stay in `body`, so a screen can say
  * which rule the input broke.
  */
-export async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+export async function graphql<T>(query: string, variables: Record<string, unknown> = {}, options: GraphqlOptions = {}): Promise<T> {
   const result = await api<{ data?: T; errors?: { message: string; extensions?: { code?: string } & Record<string, unknown> }[] }>('POST', '/api/graphql', {
     body: { query, variables },
   });
-  const first = result.errors?.[0];
-  if (first) throw new ApiError(200, first.extensions?.code ?? 'graphql', first.message, {}, first.extensions ?? {});
-  return result.data as T;
+  const errors = (result.errors ?? []).map((e) => new ApiError(200, e.extensions?.code ?? 'graphql', e.message, {}, e.extensions ?? {}));
+  if (errors.length === 0) return result.data as T;
+  if (!options.onError) throw errors[0];
+  // Spec §7: with a handler, every error goes to it (all-errors policy) and the data that did
+  // arrive is returned; a handler that throws records the error as uncaught (spec §8).
+  for (const error of errors) {
+    try {
+      options.onError(error);
+    } catch (thrown) {
+      options.onUncaught?.(thrown);
+    }
+  }
+  return (result.data ?? null) as T;
+}
+
+export interface GraphqlOptions {
+  /** Receives each error of a response; without it the first error is thrown. */
+  onError?: (error: ApiError) => void;
+  /** Where an error thrown by onError goes: the uncaught-error list. */
+  onUncaught?: (error: unknown) => void;
 }
