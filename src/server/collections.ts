@@ -4,6 +4,7 @@
  * each person reads and writes.
  */
 import { defineCollection, type CollectionRegistry } from './rest';
+import { QUESTIONNAIRE_COLLECTIONS } from './questionnaires/collections';
 
 /** The signed-in person's messages across their cases, with unread state (spec §7). */
 export const MY_MESSAGES = defineCollection({
@@ -35,4 +36,4 @@ export const MY_MESSAGES = defineCollection({
   maxRows: 2000,
 });
 
-export const COLLECTIONS: CollectionRegistry = [MY_MESSAGES];
+export const COLLECTIONS: CollectionRegistry = [MY_MESSAGES, ...QUESTIONNAIRE_COLLECTIONS];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BDI2, DEMOGRAPHICS, score, screeningExclusions, screeningInputsFromDemographics } from './index';
+import { anyTrauma, BDI2, DEMOGRAPHICS, score, screeningExclusions, screeningInputsFromDemographics, screeningInputsFromLec5, screeningInputsFromTraumaRecord } from './index';
 
 const eligible = { hasEmail: true, hasInternetAccess: true, age: 30, upcomingTreatment: false, bdi2Total: 25, hasTrauma: true };
 
@@ -65,5 +65,33 @@ describe('screening exclusions (spec §4, §9)', () => {
     const inputs = { ...screeningInputsFromDemographics(demographics), bdi2Total: score(BDI2, bdi).total, upcomingTreatment: false, hasTrauma: true };
     expect(inputs).toMatchObject({ hasEmail: false, hasInternetAccess: true, age: 17, bdi2Total: 63 });
     expect(screeningExclusions(inputs).flags).toEqual(['excludedForLackOfEmail', 'excludedForMinorAge', 'excludedForBdiGte45']);
+  });
+});
+
+describe('the trauma input of the screening', () => {
+  const nothing = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`item${i + 1}`, ['not_applicable']]));
+  const record = { worst_event: 'war', time_since: '1to5y', to_whom: 'self', danger_of_death: false, serious_injury: false, sexual_violence: false };
+
+  it('reads DSM-5 criterion A from the trauma record, undecided while it is unanswered', () => {
+    expect(screeningInputsFromTraumaRecord(record)).toEqual({ hasTrauma: false });
+    expect(screeningInputsFromTraumaRecord({ ...record, sexual_violence: true })).toEqual({ hasTrauma: true });
+    expect(screeningInputsFromTraumaRecord({ worst_event: 'war' })).toEqual({ hasTrauma: undefined });
+  });
+
+  it('counts an event that happened or was witnessed on the LEC-5 as trauma, and "does not apply" everywhere as none', () => {
+    expect(screeningInputsFromLec5(nothing)).toEqual({ hasTrauma: false });
+    expect(screeningInputsFromLec5({ ...nothing, item3: ['witnessed'] })).toEqual({ hasTrauma: true });
+    expect(screeningInputsFromLec5({ item3: ['happened'] })).toEqual({ hasTrauma: true });
+    // Only learned about, or unsure: the LEC-5 does not decide; nor does a half-filled form.
+    expect(screeningInputsFromLec5({ ...nothing, item14: ['learned'] })).toEqual({ hasTrauma: undefined });
+    expect(screeningInputsFromLec5({ ...nothing, item1: ['unsure'] })).toEqual({ hasTrauma: undefined });
+    expect(screeningInputsFromLec5({ item1: ['not_applicable'] })).toEqual({ hasTrauma: undefined });
+  });
+
+  it('combines sources: any trauma decides yes, else any "none" decides no', () => {
+    expect(anyTrauma(false, true)).toBe(true);
+    expect(anyTrauma(undefined, false)).toBe(false);
+    expect(anyTrauma(undefined, undefined)).toBeUndefined();
+    expect(anyTrauma()).toBeUndefined();
   });
 });

@@ -75,6 +75,15 @@ function whenKnown(value: number | undefined, test: (value: number) => boolean):
   return value === undefined || !Number.isFinite(value) ? undefined : test(value);
 }
 
+/**
+ * One answer to "has a trauma" from several sources (trauma record, LEC-5): any source showing a
+ * trauma decides yes; otherwise any source that rules one out decides no; else unknown.
+ */
+export function anyTrauma(...answers: readonly (boolean | undefined)[]): boolean | undefined {
+  if (answers.includes(true)) return true;
+  return answers.includes(false) ? false : undefined;
+}
+
 export function screeningExclusions(inputs: ScreeningInputs, config: ScreeningExclusionConfig = SCREENING_EXCLUSION_DEFAULTS): ScreeningExclusions {
   const noTrauma = not(inputs.hasTrauma);
   const lowScore = whenKnown(inputs.bdi2Total, (total) => total <= config.bdiExcludeAtMost);

@@ -81,6 +81,7 @@ export function statusForSqlState(code: string, message: string, signedIn: boole
   if (code === '23505' || code === '23503') return 409; // unique and foreign key violations
   if (code === '42501') return signedIn ? 403 : 401;
   if (code === '21000' && message.endsWith('requires a WHERE clause')) return 400;
+  if (code === '21000' && message.includes('cannot affect row a second time')) return 400; // one upsert, the same key twice
   if (code === '25006') return 405; // read-only transaction
   if (code === 'P0001') return 400; // `raise exception` in a policy helper or trigger
   const custom = /^PT([1-5]\d\d)$/.exec(code); // PostgREST's `raise sqlstate 'PT403'` convention

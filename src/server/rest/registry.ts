@@ -35,6 +35,12 @@ export interface Collection<C extends string = string> {
   readonly name: string;
   /** The schema-qualified table or view, e.g. `app_public.phq9`. */
   readonly table: string;
+  /**
+   * Where reads come from, when not `table`: a view that hides columns from some readers (the
+   * scores of `app_public.phq9_records`). GET reads it, and the rows a POST or DELETE answers
+   * with are read from it by `id`, so a write never shows more than a read would.
+   */
+  readonly readFrom?: string;
   /** Every column the API exposes, with its type. `select=*` means these, in this order. */
   readonly columns: { readonly [K in C]: ColumnType };
   readonly methods: readonly RestMethod[];
@@ -57,6 +63,13 @@ export interface Collection<C extends string = string> {
    * Return a new row or change the given one in place.
    */
   beforeWrite?(row: RowOf<C>, ctx: WriteContext): RowOf<C> | void | Promise<RowOf<C> | void>;
+  /**
+   * Runs per written row, inside the transaction, after the write and before the answer is
+   * read: `row` is the stored row (after a merge) as `readFrom` shows it to the caller. For
+   * work that needs the stored row, such as scores kept by a security definer function. May
+   * throw an HttpError or RestError (4xx); throwing rolls the whole request back.
+   */
+  afterWrite?(row: Row, ctx: WriteContext): void | Promise<void>;
 }
 
 /** All collections the server exposes; names must be unique. */
@@ -71,6 +84,10 @@ export function defineCollection<const C extends string>(collection: Collection<
 export interface CompiledCollection extends Collection {
   /** The table as SQL, each part quoted. */
   readonly sqlTable: string;
+  /** The relation reads come from (`readFrom`, else the table), as SQL. */
+  readonly sqlReadTable: string;
+  /** Written rows are read back by id (for `afterWrite` and from `readFrom`), not returned by the write. */
+  readonly readsBack: boolean;
   readonly columnNames: readonly string[];
   readonly writableSet: ReadonlySet<string>;
 }
@@ -92,10 +109,18 @@ export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
+/** `schema.table` as quoted SQL, refusing anything else. */
+function relationSql(entry: Collection, relation: string, what: string): string {
+  const parts = relation.split('.');
+  if (parts.length !== 2 || !parts.every((p) => NAME.test(p))) fail(entry.name, `${what} "${relation}" must be schema.table in lower case`);
+  return parts.map(quoteIdent).join('.');
+}
+
 function compileEntry(entry: Collection): CompiledCollection {
   if (!NAME.test(entry.name)) fail(entry.name, 'the name must be lower case letters, digits and underscores');
-  const parts = entry.table.split('.');
-  if (parts.length !== 2 || !parts.every((p) => NAME.test(p))) fail(entry.name, `table "${entry.table}" must be schema.table in lower case`);
+  const sqlTable = relationSql(entry, entry.table, 'table');
+  const sqlReadTable = entry.readFrom === undefined ? sqlTable : relationSql(entry, entry.readFrom, 'readFrom');
+  const readsBack = entry.readFrom !== undefined || entry.afterWrite !== undefined;
   const columnNames = Object.keys(entry.columns);
   if (columnNames.length === 0) fail(entry.name, 'it has no columns');
   for (const [column, type] of Object.entries(entry.columns) as [string, ColumnType][]) {
@@ -113,9 +138,12 @@ function compileEntry(entry: Collection): CompiledCollection {
   if (entry.methods.includes('POST') && !entry.writable?.length) fail(entry.name, 'POST needs at least one writable column');
   if (entry.conflictKey?.length === 0) fail(entry.name, 'conflictKey is empty');
   if (entry.maxRows !== undefined && !(Number.isSafeInteger(entry.maxRows) && entry.maxRows > 0)) fail(entry.name, 'maxRows must be a positive integer');
+  if (readsBack && (entry.columns as Record<string, ColumnType>).id !== 'uuid') fail(entry.name, 'readFrom and afterWrite need a uuid column "id"');
   return {
     ...entry,
-    sqlTable: parts.map(quoteIdent).join('.'),
+    sqlTable,
+    sqlReadTable,
+    readsBack,
     columnNames,
     writableSet: new Set(entry.writable ?? []),
   };

@@ -24,7 +24,8 @@ import {
   type Preferences,
 } from './grammar';
 import { compileRegistry, type CollectionRegistry, type ColumnType, type CompiledCollection, type RestMethod, type Row, type WriteContext } from './registry';
-import { buildCount, buildDelete, buildInsert, buildSelect, selectListSql, type InsertRequest, type Returning } from './sql';
+import { buildCount, buildDelete, buildInsert, buildReadBack, buildSelect, selectListSql, type InsertRequest, type Returning } from './sql';
+import type { Sql } from '../db/transaction';
 import { bodyValue } from './values';
 
 export const REST_PATH = '/api/:collection';
@@ -300,7 +301,11 @@ async function create(context: RequestContext): Promise<FastifyReply> {
       returning,
     });
     const result = await sql.query<AggregateRow>(insert);
-    const written = returning ? (result.rows[0] as AggregateRow) : { body: '', n: result.rowCount ?? 0 };
+    const written = collection.readsBack
+      ? await readBack(sql, collection, ctx, (result.rows as unknown as { id: string }[]).map((r) => r.id), returning)
+      : returning
+        ? (result.rows[0] as AggregateRow)
+        : { body: '', n: result.rowCount ?? 0 };
     // Thrown inside the transaction, so a singular request that wrote several rows writes none.
     if (media.singular && written.n !== 1) throw singularError(written.n);
     return written;
@@ -308,6 +313,22 @@ async function create(context: RequestContext): Promise<FastifyReply> {
   if (prefer.count) reply.header('content-range', `*/${n}`);
   if (!returning) return reply.status(201).send();
   return sendRows(reply, 201, body, media);
+}
+
+/**
+ * After a write that returned ids: each stored row goes to `afterWrite`, then the answer is
+ * read from the read relation, so it shows what the hooks stored and only what a read shows.
+ */
+async function readBack(sql: Sql, collection: CompiledCollection, ctx: WriteContext, ids: string[], returning: Returning | null): Promise<AggregateRow> {
+  if (collection.afterWrite && ids.length > 0) {
+    const stored = JSON.parse((await sql.query<AggregateRow>(buildReadBack(collection, ids, { select: null, stripNulls: false }))).rows[0]!.body) as Row[];
+    // A row its writer cannot read would silently miss its hook (a record without scores).
+    if (stored.length !== ids.length) throw new Error(`REST collection "${collection.name}": afterWrite cannot read back every written row`);
+    for (const row of stored) await collection.afterWrite(row, ctx);
+  }
+  if (!returning) return { body: '', n: ids.length };
+  if (ids.length === 0) return { body: '[]', n: 0 };
+  return (await sql.query<AggregateRow>(buildReadBack(collection, ids, returning))).rows[0] as AggregateRow;
 }
 
 async function remove(context: RequestContext): Promise<FastifyReply> {

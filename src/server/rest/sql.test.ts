@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RestError } from './errors';
 import { parseQuery } from './grammar';
 import { compileRegistry, defineCollection } from './registry';
-import { buildCount, buildDelete, buildInsert, buildSelect, whereSql, Params } from './sql';
+import { buildCount, buildDelete, buildInsert, buildReadBack, buildSelect, whereSql, Params } from './sql';
 
 const scores = defineCollection({
   name: 'scores',
@@ -188,6 +188,38 @@ describe('writes', () => {
     expect(buildDelete(collection, parseQuery(`id=eq.${ID}`).where, null)).toEqual({ text: 'delete from "rest_test"."scores" where "id" = $1', values: [ID] });
     expect(buildDelete(collection, parseQuery(`id=eq.${ID}`).where, { select: null, stripNulls: false }).text).toMatch(
       /^with _w as \(delete from "rest_test"."scores" where "id" = \$1 returning "id", "case_id", .*\) select coalesce\(json_agg\(_w\), '\[\]'\)::text as body/,
+    );
+  });
+});
+
+describe('collections that read back (readFrom, afterWrite)', () => {
+  const masked = compileRegistry([{ ...scores, name: 'masked', readFrom: 'rest_test.scores_view' }]).get('masked')!;
+
+  it('reads and counts from the read relation', () => {
+    expect(buildSelect(masked, { select: null, where: [], order: null, window: { limit: null, offset: 0 }, stripNulls: false }).text).toContain('from "rest_test"."scores_view" where true');
+    expect(buildCount(masked, []).text).toBe('select count(*)::bigint as total from "rest_test"."scores_view" where true');
+  });
+
+  it('writes to the table and returns only ids, whatever the request asked for', () => {
+    const query = buildInsert(masked, { rows: [{ id: ID, label: 'a' }], onConflict: null, returning: { select: null, stripNulls: false } });
+    expect(query.text).toBe('insert into "rest_test"."scores" ("id", "label") values ($1, $2) returning "id"');
+  });
+
+  it('reads written rows back by id, in the order written', () => {
+    const other = '00000000-0000-4000-8000-000000000001';
+    const query = buildReadBack(masked, [ID, other], { select: [{ type: 'column', column: 'label' }], stripNulls: true });
+    expect(query.text).toBe(
+      `select coalesce(json_agg(json_strip_nulls(to_json(_r))), '[]')::text as body, count(*)::int as n from ` +
+        `(select "label" from "rest_test"."scores_view" where "id" = any($1::uuid[]) order by array_position($1::uuid[], "id")) _r`,
+    );
+    expect(query.values).toEqual([[ID, other]]);
+  });
+
+  it('deletes from the table and answers with the rows as the read relation showed them', () => {
+    const query = buildDelete(masked, parseQuery(`id=eq.${ID}`).where, { select: [{ type: 'column', column: 'id' }], stripNulls: false });
+    expect(query.text).toBe(
+      `with _w as (delete from "rest_test"."scores" where "id" = $1 returning "id") select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n from ` +
+        `(select "id" from "rest_test"."scores_view" where "id" in (select "id" from _w)) _r`,
     );
   });
 });

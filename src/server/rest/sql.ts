@@ -176,7 +176,7 @@ export function buildSelect(collection: CompiledCollection, request: ReadRequest
   const params = new Params();
   const columns = selectListSql(collection, request.select);
   const where = whereSql(collection, request.where, params);
-  let inner = `select ${columns} from ${collection.sqlTable} where ${where}${orderSql(collection, request.order)}`;
+  let inner = `select ${columns} from ${collection.sqlReadTable} where ${where}${orderSql(collection, request.order)}`;
   if (request.window.limit !== null) inner += ` limit ${params.add(request.window.limit)}`;
   if (request.window.offset > 0) inner += ` offset ${params.add(request.window.offset)}`;
   return { text: aggregate(`(${inner}) _r`, '_r', request.stripNulls), values: params.values };
@@ -185,7 +185,7 @@ export function buildSelect(collection: CompiledCollection, request: ReadRequest
 /** The number of rows the filters match (`Prefer: count=exact`). */
 export function buildCount(collection: CompiledCollection, where: readonly Condition[]): SqlQuery {
   const params = new Params();
-  return { text: `select count(*)::bigint as total from ${collection.sqlTable} where ${whereSql(collection, where, params)}`, values: params.values };
+  return { text: `select count(*)::bigint as total from ${collection.sqlReadTable} where ${whereSql(collection, where, params)}`, values: params.values };
 }
 
 /** What to return from a write: the select list and JSON options, or nothing (`return=minimal`). */
@@ -194,9 +194,27 @@ export interface Returning {
   stripNulls: boolean;
 }
 
-function withReturning(statement: string, collection: CompiledCollection, returning: Returning | null): string {
+/**
+ * What a write statement returns. A collection that reads back returns ids from a write (the
+ * caller reads the rows afterwards) and, from a delete, the rows as `readFrom` showed them:
+ * the statement's snapshot still holds them.
+ */
+function withReturning(statement: string, collection: CompiledCollection, returning: Returning | null, kind: 'write' | 'delete'): string {
+  if (collection.readsBack && kind === 'write') return `${statement} returning "id"`;
   if (!returning) return statement;
+  if (collection.readsBack) {
+    const rows = `(select ${selectListSql(collection, returning.select)} from ${collection.sqlReadTable} where "id" in (select "id" from _w)) _r`;
+    return `with _w as (${statement} returning "id") ${aggregate(rows, '_r', returning.stripNulls)}`;
+  }
   return `with _w as (${statement} returning ${selectListSql(collection, returning.select)}) ${aggregate('_w', '_w', returning.stripNulls)}`;
+}
+
+/** Rows just written, read back by id from the read relation in the order written. */
+export function buildReadBack(collection: CompiledCollection, ids: readonly string[], returning: Returning): SqlQuery {
+  const params = new Params();
+  const list = params.add(ids);
+  const inner = `select ${selectListSql(collection, returning.select)} from ${collection.sqlReadTable} where "id" = any(${list}::uuid[]) order by array_position(${list}::uuid[], "id")`;
+  return { text: aggregate(`(${inner}) _r`, '_r', returning.stripNulls), values: params.values };
 }
 
 export interface InsertRequest {
@@ -208,6 +226,7 @@ export interface InsertRequest {
     /** Columns a merge leaves as they are in the existing row (server defaults). */
     keep: ReadonlySet<string>;
   };
+  /** Ignored when the collection reads back: the insert then returns the written ids. */
   returning: Returning | null;
 }
 
@@ -240,12 +259,12 @@ export function buildInsert(collection: CompiledCollection, request: InsertReque
   });
   let statement = `insert into ${collection.sqlTable} (${refs.map((r) => r.sql).join(', ')}) values ${tuples.join(', ')}`;
   if (request.onConflict) statement += conflictSql(collection, columns, request.onConflict);
-  return { text: withReturning(statement, collection, request.returning), values: params.values };
+  return { text: withReturning(statement, collection, request.returning, 'write'), values: params.values };
 }
 
 /** A delete of the rows the filters match; the caller makes sure there is at least one filter. */
 export function buildDelete(collection: CompiledCollection, where: readonly Condition[], returning: Returning | null): SqlQuery {
   const params = new Params();
   const statement = `delete from ${collection.sqlTable} where ${whereSql(collection, where, params)}`;
-  return { text: withReturning(statement, collection, returning), values: params.values };
+  return { text: withReturning(statement, collection, returning, 'delete'), values: params.values };
 }

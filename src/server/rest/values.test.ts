@@ -101,6 +101,9 @@ describe('registry checks', () => {
     ['POST needs at least one writable column', { ...valid, writable: [] }],
     ['allows no method', { ...valid, methods: [] }],
     ['maxRows must be a positive integer', { ...valid, maxRows: 0 }],
+    ['readFrom "views" must be schema.table', { ...valid, readFrom: 'views' }],
+    ['need a uuid column "id"', { ...valid, columns: { key: 'uuid', n: 'int' }, writable: ['n'], readFrom: 'app_public.things_view' } as Collection],
+    ['need a uuid column "id"', { ...valid, columns: { id: 'int', n: 'int' }, afterWrite: () => undefined }],
   ])('refuses an entry where %s', (problem, entry) => {
     const registry = problem.includes('twice') ? [valid, entry] : [entry];
     expect(() => compileRegistry(registry)).toThrow(problem);
@@ -120,6 +123,7 @@ describe('error responses', () => {
     expect(statusForSqlState('P0001', '', true)).toBe(400);
     expect(statusForSqlState('PT409', '', true)).toBe(409);
     expect(statusForSqlState('21000', 'DELETE requires a WHERE clause', true)).toBe(400);
+    expect(statusForSqlState('21000', 'ON CONFLICT DO UPDATE command cannot affect row a second time', true)).toBe(400);
     expect(statusForSqlState('42703', '', true)).toBeNull();
     expect(statusForSqlState('XX000', '', true)).toBeNull();
   });

@@ -7,7 +7,9 @@
 import { defineInstrument } from '../define';
 import { itemLabels, labels, option } from '../labels';
 import { multiScale, range, textScale } from '../scales';
-import type { DeriveInput, Derived, ItemDefinition, OptionDefinition } from '../types';
+import { score } from '../score';
+import type { Answers, DeriveInput, Derived, ItemDefinition, OptionDefinition } from '../types';
+import type { ScreeningInputs } from '../exclusions';
 
 /** The 17 event kinds, in LEC-5 order; codes are stable export values. */
 export const LEC5_EVENTS: readonly OptionDefinition[] = [
@@ -86,3 +88,19 @@ export const LEC5 = defineInstrument({}, () => ({
   ],
   derive: exposureCounts,
 }));
+
+/**
+ * The LEC-5's answer to the screening's trauma question (spec §4 "no trauma"): an event that
+ * happened to the person or that they witnessed is a trauma; "does not apply" to every event
+ * is none. Anything else (only learned about, part of the job, not sure) leaves the question to
+ * the trauma record or the interview, because a wrong "no trauma" would exclude the person.
+ */
+export function screeningInputsFromLec5(answers: Answers): Pick<ScreeningInputs, 'hasTrauma'> {
+  const result = score(LEC5, answers);
+  if (result.flags.includes('direct_exposure')) return { hasTrauma: true };
+  const nothingApplies = range(1, 17).every((n) => {
+    const selected = answers[`item${n}`];
+    return Array.isArray(selected) && selected.length === 1 && selected[0] === 'not_applicable';
+  });
+  return { hasTrauma: result.complete && nothingApplies ? false : undefined };
+}

@@ -8,7 +8,9 @@
 import { defineInstrument } from '../define';
 import { labels, option } from '../labels';
 import { integerScale, optionsScale, textScale, yesNo } from '../scales';
-import type { DeriveInput, Derived } from '../types';
+import { score } from '../score';
+import type { Answers, DeriveInput, Derived } from '../types';
+import type { ScreeningInputs } from '../exclusions';
 import { LEC5_EVENTS } from './lec5';
 
 export interface TraumaListConfig {
@@ -67,3 +69,11 @@ export const TRAUMALISTENEU = defineInstrument<TraumaListConfig>({ descriptionMa
   ],
   derive: criterionA,
 }));
+
+/**
+ * The trauma record's answer to the screening's trauma question (spec §4 "no trauma", rejection
+ * reason 1 "no trauma per diagnostic manual"): DSM-5 criterion A, undefined while undecided.
+ */
+export function screeningInputsFromTraumaRecord(answers: Answers): Pick<ScreeningInputs, 'hasTrauma'> {
+  return { hasTrauma: score(TRAUMALISTENEU, answers).diagnoses?.dsm5_criterion_a };
+}

@@ -1,0 +1,36 @@
+/**
+ * Writes db/migrations/0009-questionnaires.sql from the instrument definitions
+ * (src/domain/instruments) through src/server/questionnaires/migration.ts: one table per
+ * questionnaire collection, its checks, policies, grants and read view.
+ *
+ *   npx tsx scripts/generate-questionnaire-sql.ts          write the file
+ *   npx tsx scripts/generate-questionnaire-sql.ts --check  exit 1 when the file is stale
+ *
+ * The test src/server/questionnaires/migration.test.ts fails when the committed file and the
+ * generator's output differ, so a definition change that the database must follow cannot
+ * slip through unnoticed.
+ *
+ * ONCE 0009 IS RELEASED it must never change again: the migration runner refuses an applied
+ * migration whose checksum changed. A later change to what this generator emits (a new
+ * instrument, an item, a changed scale or option list, a new score column) then goes into a
+ * NEW migration: freeze today's output (keep the function that produced 0009 unchanged, e.g.
+ * as `questionnaireMigration0009`, so the staleness test keeps passing), and add a generator for
+ * `NNNN-<name>.sql` that brings the tables from that state to the new one (`alter table … add
+ * column`, `drop constraint … add constraint …`, new tables, `create or replace view`), with
+ * its own staleness test. Never regenerate a released migration in place.
+ */
+import fs from 'node:fs';
+import { MIGRATION_FILE, questionnaireMigration } from '../src/server/questionnaires/migration';
+
+const sql = questionnaireMigration();
+if (process.argv.includes('--check')) {
+  const committed = fs.existsSync(MIGRATION_FILE) ? fs.readFileSync(MIGRATION_FILE, 'utf8') : '';
+  if (committed !== sql) {
+    console.error(`${MIGRATION_FILE} is stale: run npx tsx scripts/generate-questionnaire-sql.ts`);
+    process.exit(1);
+  }
+  console.log(`${MIGRATION_FILE} is up to date`);
+} else {
+  fs.writeFileSync(MIGRATION_FILE, sql);
+  console.log(`wrote ${MIGRATION_FILE}`);
+}
