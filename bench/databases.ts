@@ -59,8 +59,8 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-export async function openPostgresBench(serverUrl: string, poolSize: number): Promise<BenchDatabase> {
-  const name = `sanad_bench_${crypto.randomBytes(6).toString('hex')}`;
+export async function openPostgresBench(serverUrl: string, poolSize: number, prefix = 'sanad_bench'): Promise<BenchDatabase> {
+  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
   await onServer(serverUrl, `create database ${name}`);
   const databaseUrl = withDatabase(serverUrl, name);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sanad-bench-'));

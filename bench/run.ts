@@ -11,77 +11,16 @@
  * the benchmark creates and drops its own database there.
  */
 import './production-mode';
-import crypto from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { buildApp, type SanadApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import type { DatabaseKind } from '../src/server/db/database';
 import { migrate } from '../src/server/db/migrate';
-import { findPostgresServer, openPgliteBench, openPostgresBench, type BenchDatabase } from './databases';
+import type { BenchDatabase } from './databases';
+import { chooseDatabases, CONCURRENCY, readSettings, startServer, timed, WARMUP_MS, type Settings } from './harness';
 import { runLoad, summarize } from './load';
 import { describeMachine, formatTable, type ResultRow } from './report';
 import { checkAnswers, scenarios, signInAll } from './scenarios';
 import { DEFAULT_SEED, seedTrial } from './seed';
 
-const CONCURRENCY = 32;
-const WARMUP_MS = 1000;
 /** The issue's goal for `me` and `allCases` on PostgreSQL; reported, not enforced. */
 const P99_TARGET_MS = 20;
-
-interface Settings {
-  seconds: number;
-  only: DatabaseKind | undefined;
-}
-
-function readSettings(env: Record<string, string | undefined>): Settings {
-  const seconds = env.BENCH_SECONDS ? Number(env.BENCH_SECONDS) : 5;
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`BENCH_SECONDS must be a positive number of seconds, got "${env.BENCH_SECONDS}"`);
-  const only = env.BENCH_ONLY || undefined;
-  if (only !== undefined && only !== 'pglite' && only !== 'postgres') throw new Error(`BENCH_ONLY must be pglite or postgres, got "${only}"`);
-  return { seconds, only };
-}
-
-/** The databases to run on, as functions that make a fresh one when its turn comes. */
-async function chooseDatabases(settings: Settings): Promise<{ label: string; open: () => Promise<BenchDatabase> }[]> {
-  const chosen: { label: string; open: () => Promise<BenchDatabase> }[] = [];
-  if (settings.only !== 'postgres') chosen.push({ label: 'pglite', open: openPgliteBench });
-  if (settings.only !== 'pglite') {
-    const server = await findPostgresServer(process.env);
-    if (server) {
-      const poolSize = loadConfig({ DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE }).databasePoolSize;
-      chosen.push({ label: 'postgres', open: () => openPostgresBench(server, poolSize) });
-    } else if (settings.only === 'postgres') {
-      throw new Error('BENCH_ONLY=postgres, but no PostgreSQL server: set BENCH_DATABASE_URL or TEST_DATABASE_URL.');
-    } else {
-      console.log('No PostgreSQL server answers (set BENCH_DATABASE_URL or TEST_DATABASE_URL): PGlite only.\n');
-    }
-  }
-  return chosen;
-}
-
-/** The app as production runs it, on a free local port, with rate limits out of the way. */
-async function startServer(database: BenchDatabase): Promise<{ sanad: SanadApp; baseUrl: string }> {
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: database.dataDir,
-    DATABASE_URL: database.databaseUrl,
-    DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE,
-    JWT_SECRET: crypto.randomBytes(36).toString('base64url'),
-    AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
-  });
-  const sanad = await buildApp({ config, db: database.db });
-  await sanad.app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = sanad.app.server.address() as AddressInfo;
-  return { sanad, baseUrl: `http://127.0.0.1:${port}` };
-}
-
-async function timed<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  const start = performance.now();
-  const result = await fn();
-  console.log(`  ${what}: ${((performance.now() - start) / 1000).toFixed(1)} s`);
-  return result;
-}
 
 async function benchDatabase(label: string, database: BenchDatabase, settings: Settings): Promise<ResultRow[]> {
   await timed('migrate', () => migrate(database.db.pool));

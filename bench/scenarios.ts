@@ -62,7 +62,7 @@ export async function signInAll(baseUrl: string, trial: SeededTrial): Promise<To
   return { therapist: await signIn(baseUrl, trial.therapist), coordinator: await signIn(baseUrl, trial.coordinator) };
 }
 
-async function signIn(baseUrl: string, username: string): Promise<string> {
+export async function signIn(baseUrl: string, username: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/auth/tokens`, {
     method: 'POST',
     headers: JSON_HEADERS,

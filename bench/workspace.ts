@@ -1,0 +1,215 @@
+/**
+ * The case workspace scenarios (issue "Case workspace", item 7): what the case list, a case's
+ * page and the unread badge ask of the server, each beside the same question in plain SQL as
+ * the baseline. Every scenario also checks its answer against the seed and against the SQL,
+ * so that a broken policy (a therapist seeing no cases) cannot pass for a fast one.
+ */
+import type pg from 'pg';
+import type { LoadRequest } from './load';
+import { runOnce, type SqlRequest } from './sql-load';
+import type { SeededWorkspace } from './workspace-seed';
+
+export interface WorkspaceScenario {
+  name: string;
+  request: LoadRequest;
+  sql: SqlRequest;
+  /**
+   * Throws unless the API answers as it should. 'unavailable' when the route does not exist
+   * (yet): the REST collections are being built beside this benchmark.
+   */
+  check(baseUrl: string, pool: pg.Pool): Promise<'ok' | 'unavailable'>;
+}
+
+export interface WorkspaceTokens {
+  therapist: string;
+  coordinator: string;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+/** The case list of spec §7 CaseListWithMessageCounts, as the web app's list asks for it. */
+export const CASE_LIST_QUERY = `query CaseListWithMessageCounts($search: String, $stage: String) {
+  caseList(search: $search, stage: $stage, first: 100, offset: 0) {
+    nodes {
+      id shortId stage newMessages searchSimilarity(search: $search)
+      latestMessage { id sentAt subject }
+      patient { id username alias }
+      myInvolvement { id newMessagesAfter }
+    }
+  }
+}`;
+
+/**
+ * The same rows in SQL: the same functions (and so the same row-level security) for the same
+ * page of 100 cases. The page is cut before the per-case fields are computed, as PostGraphile
+ * does (it asks for them in batches for the page's cases); lateral joins keep case_list's order.
+ */
+export const CASE_LIST_SQL = `
+select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).stage,
+       app_public.cases_new_messages(page.c) as new_messages,
+       app_public.cases_search_similarity(page.c, $1) as search_similarity,
+       latest.id as latest_id, latest.sent_at as latest_sent_at, latest.subject as latest_subject,
+       patient.id as patient_id, patient.username as patient_username, patient.alias as patient_alias,
+       involvement.id as involvement_id, involvement.new_messages_after
+  from (select c from app_public.case_list($1, $2) as c limit 100 offset 0) as page
+  left join lateral app_public.cases_latest_message(page.c) as latest on true
+  left join lateral app_public.cases_patient(page.c) as patient on true
+  left join lateral app_public.cases_my_involvement(page.c) as involvement on true`;
+
+/** Newest sent messages shown when a case opens; older ones page in on scrolling. */
+const SENT_PAGE = 50;
+
+/** A case's page (spec §7 CaseWithMessages): the case, its people, drafts and recent messages. */
+export const CASE_WITH_MESSAGES_QUERY = `query CaseWithMessages($id: UUID!) {
+  caseById(id: $id) {
+    id shortId stage title newMessages
+    patient { id username alias }
+    myInvolvement { id newMessagesAfter favoriteMessage }
+    caseMembersByCaseId {
+      nodes {
+        id userId actsAsPatient actsAsTherapist actsAsSupervisor actsAsInterviewer actsAsSupporter actsAsCounselor
+        userByUserId { id username alias }
+      }
+    }
+    unsentMessagesList { id subject body createdAt updatedAt toPatients toTherapists toSupervisors toInterviewers toSupporters toCounselors }
+    sentMessagesList(first: ${SENT_PAGE}) {
+      id senderId fromSystem subject body sentAt
+      toPatients toTherapists toSupervisors toInterviewers toSupporters toCounselors
+      isUnread isFavorite
+    }
+  }
+}`;
+
+/** The same answer as one SQL statement, nested as JSON as the GraphQL answer is. */
+export const CASE_WITH_MESSAGES_SQL = `
+select c.id, app_public.cases_short_id(c) as short_id, c.stage, c.title, app_public.cases_new_messages(c) as new_messages,
+       (select json_build_object('id', p.id, 'username', p.username, 'alias', p.alias)
+          from app_public.cases_patient(c) as p where p.id is not null) as patient,
+       (select json_build_object('id', i.id, 'newMessagesAfter', i.new_messages_after, 'favoriteMessage', i.favorite_message)
+          from app_public.cases_my_involvement(c) as i where i.id is not null) as my_involvement,
+       (select json_agg(json_build_object('id', i.id, 'userId', i.user_id, 'actsAsPatient', i.acts_as_patient,
+                 'actsAsTherapist', i.acts_as_therapist, 'actsAsSupervisor', i.acts_as_supervisor,
+                 'actsAsInterviewer', i.acts_as_interviewer, 'actsAsSupporter', i.acts_as_supporter,
+                 'actsAsCounselor', i.acts_as_counselor,
+                 'user', (select json_build_object('id', u.id, 'username', u.username, 'alias', u.alias)
+                            from app_public.users as u where u.id = i.user_id)) order by i.id)
+          from app_public.case_members as i where i.case_id = c.id) as members,
+       (select json_agg(json_build_object('id', m.id, 'subject', m.subject, 'body', m.body, 'createdAt', m.created_at,
+                 'updatedAt', m.updated_at, 'toPatients', m.to_patients, 'toTherapists', m.to_therapists,
+                 'toSupervisors', m.to_supervisors, 'toInterviewers', m.to_interviewers,
+                 'toSupporters', m.to_supporters, 'toCounselors', m.to_counselors))
+          from app_public.cases_unsent_messages(c) as m) as unsent,
+       (select json_agg(json_build_object('id', m.id, 'senderId', m.sender_id, 'fromSystem', m.from_system,
+                 'subject', m.subject, 'body', m.body, 'sentAt', m.sent_at, 'toPatients', m.to_patients,
+                 'toTherapists', m.to_therapists, 'toSupervisors', m.to_supervisors,
+                 'toInterviewers', m.to_interviewers, 'toSupporters', m.to_supporters, 'toCounselors', m.to_counselors,
+                 'isUnread', app_public.case_messages_is_unread(m), 'isFavorite', app_public.case_messages_is_favorite(m)))
+          from (select * from app_public.cases_sent_messages(c) limit ${SENT_PAGE}) as m) as sent
+  from app_public.cases as c
+ where c.id = $1`;
+
+/** The unread badge's poll: GET /api/my_messages, PostgREST style, and its SQL. */
+const MY_UNREAD_PATH = '/api/my_messages?select=id,case_id,is_unread&is_unread=is.true';
+const MY_UNREAD_SQL = 'select id, case_id, is_unread from app_public.my_messages where is_unread is true';
+const MY_UNREAD_PAGE_PATH = `${MY_UNREAD_PATH}&limit=50&order=sent_at.desc`;
+const MY_UNREAD_PAGE_SQL = `${MY_UNREAD_SQL} order by sent_at desc limit 50`;
+
+export function workspaceScenarios(seed: SeededWorkspace, tokens: WorkspaceTokens): WorkspaceScenario[] {
+  const { therapist, coordinator, search } = seed;
+  return [
+    caseList(`CaseListWithMessageCounts, therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id, null),
+    caseList(`CaseListWithMessageCounts search "${search}", therapist`, tokens.therapist, therapist.id, search),
+    caseList(`CaseListWithMessageCounts, coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id, null),
+    caseList(`CaseListWithMessageCounts search "${search}", coordinator`, tokens.coordinator, coordinator.id, search),
+    caseWithMessages(`CaseWithMessages, therapist (each of ${therapist.caseIds.length} cases)`, tokens.therapist, therapist),
+    myMessages('GET /api/my_messages unread, therapist', MY_UNREAD_PATH, MY_UNREAD_SQL, tokens.therapist, therapist.id),
+    myMessages('GET /api/my_messages unread, 50 newest, therapist', MY_UNREAD_PAGE_PATH, MY_UNREAD_PAGE_SQL, tokens.therapist, therapist.id),
+  ];
+}
+
+function caseList(name: string, token: string, userId: string, search: string | null): WorkspaceScenario {
+  const variables = { search, stage: null };
+  const sql: SqlRequest = { userId, text: CASE_LIST_SQL, values: [[search, null]] };
+  return {
+    name,
+    request: graphql(CASE_LIST_QUERY, [variables], token),
+    sql,
+    async check(baseUrl, pool) {
+      const data = await postGraphql<{ caseList: { nodes: { id: string }[] } | null }>(baseUrl, CASE_LIST_QUERY, variables, token);
+      const nodes = data.caseList?.nodes ?? [];
+      const { rows } = await runOnce(pool, sql);
+      if (nodes.length === 0) throw new Error(`${name}: the list is empty`);
+      sameIds(name, nodes, rows);
+      return 'ok';
+    },
+  };
+}
+
+function caseWithMessages(name: string, token: string, therapist: SeededWorkspace['therapist']): WorkspaceScenario {
+  const sql: SqlRequest = { userId: therapist.id, text: CASE_WITH_MESSAGES_SQL, values: therapist.caseIds.map((id) => [id]) };
+  return {
+    name,
+    // One body per case, used in turn: a therapist opens all of their cases, not one.
+    request: graphql(CASE_WITH_MESSAGES_QUERY, therapist.caseIds.map((id) => ({ id })), token),
+    sql,
+    async check(baseUrl, pool) {
+      for (const [index, id] of therapist.caseIds.slice(0, 5).entries()) {
+        type Page = { caseById: { sentMessagesList: { id: string }[]; caseMembersByCaseId: { nodes: unknown[] } } | null };
+        const data = await postGraphql<Page>(baseUrl, CASE_WITH_MESSAGES_QUERY, { id }, token);
+        if (!data.caseById) throw new Error(`${name}: the therapist cannot open their case ${id}`);
+        const { rows } = await runOnce(pool, sql, sql.values[index]);
+        const row = rows[0] as { sent: { id: string }[] | null; members: unknown[] } | undefined;
+        sameIds(name, data.caseById.sentMessagesList, row?.sent ?? []);
+        if (data.caseById.caseMembersByCaseId.nodes.length !== row?.members.length) throw new Error(`${name}: members differ from the SQL`);
+      }
+      return 'ok';
+    },
+  };
+}
+
+function myMessages(name: string, path: string, text: string, token: string, userId: string): WorkspaceScenario {
+  const sql: SqlRequest = { userId, text, values: [[]] };
+  return {
+    name,
+    request: { method: 'GET', path, headers: { accept: 'application/json', authorization: `Bearer ${token}` } },
+    sql,
+    async check(baseUrl, pool) {
+      const response = await fetch(baseUrl + path, { headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
+      if (response.status === 404) return 'unavailable';
+      const body = (await response.json()) as { id: string; is_unread: boolean }[];
+      if (response.status !== 200 || !Array.isArray(body)) throw new Error(`${name}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+      if (body.some((message) => message.is_unread !== true)) throw new Error(`${name}: answered messages that are not unread`);
+      const { rows } = await runOnce(pool, sql);
+      if (body.length !== rows.length) throw new Error(`${name}: ${body.length} messages, the SQL finds ${rows.length}`);
+      return 'ok';
+    },
+  };
+}
+
+function graphql(query: string, variableSets: Record<string, unknown>[], token: string): LoadRequest {
+  return {
+    method: 'POST',
+    path: '/api/graphql',
+    headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
+    bodies: variableSets.map((variables) => JSON.stringify({ query, variables })),
+    graphql: true,
+  };
+}
+
+async function postGraphql<T>(baseUrl: string, query: string, variables: Record<string, unknown>, token: string): Promise<T> {
+  const response = await fetch(`${baseUrl}/api/graphql`, {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.json()) as { data?: T; errors?: unknown };
+  if (!body.data || body.errors) throw new Error(`GraphQL answered ${response.status} ${JSON.stringify(body.errors ?? body).slice(0, 500)}`);
+  return body.data;
+}
+
+/** The API and the SQL baseline must return the same rows in the same order. */
+function sameIds(name: string, api: { id: string }[], sql: { id: string }[]): void {
+  const a = api.map((row) => row.id).join(',');
+  const b = sql.map((row) => row.id).join(',');
+  if (a !== b) throw new Error(`${name}: the API answered ${api.length} rows, the SQL ${sql.length}, or in another order`);
+}
