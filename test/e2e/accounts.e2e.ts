@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
+import en from '../../src/web/i18n/en.json';
 import { outboxDirectory } from '../../src/server/mail/mailer';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { launchBrowser, openPage, screenshot } from '../helpers/browser';
@@ -149,6 +150,66 @@ describe('unsaved changes', () => {
     await page.getByRole('link', { name: de.nav.home, exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: de.confirmPrompts.discard }).click();
     await page.waitForURL(`${t.url}/`);
+    await context.close();
+  });
+});
+
+describe('the other account flows, in English', () => {
+  it('resets a forgotten password from the mailed link and signs in with it', async () => {
+    const user = await t.user({ locale: 'en' });
+    const { page, context, consoleErrors } = await openPage(browser, { locale: 'en' });
+    await page.goto(`${t.url}/reset-password`);
+    await page.getByLabel(en.register.email).fill(user.email);
+    await page.getByRole('button', { name: en.common.send }).click();
+    await page.getByText(en.reset.done).waitFor();
+    await page.goto(t.url + (await outboxLink(user.email, '/confirm-reset')));
+    await page.getByLabel(en.confirm.newPassword).fill('a freshly chosen secret');
+    await page.getByLabel(en.register.passwordRepeat).fill('a freshly chosen secret');
+    await page.getByRole('button', { name: en.confirm.setPassword }).click();
+    await page.getByText(en.confirm.resetDone).waitFor();
+    await page.goto(`${t.url}/login`);
+    await page.fill('input[name=username]', user.username);
+    await page.fill('input[name=password]', 'a freshly chosen secret');
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${t.url}/`);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('changes the email address and the password on the profile', async () => {
+    const user = await t.user({ locale: 'en' });
+    const { page, context } = await openPage(browser, { locale: 'en' });
+    await context.addInitScript((token) => sessionStorage.setItem('authToken', token), user.token);
+    await page.goto(`${t.url}/profile`);
+    const newEmail = `changed-${user.email}`;
+    await page.getByLabel(en.profile.newEmail).fill(newEmail);
+    await page.locator('section[aria-labelledby=profile-email]').getByLabel(en.login.password).fill(user.password);
+    await page.getByRole('button', { name: en.profile.sendEmailLink }).click();
+    await page.getByText(en.profile.emailSent.split('{{')[0]!.trim()).waitFor();
+    await page.goto(t.url + (await outboxLink(newEmail, '/confirm-emailchange')));
+    await page.getByText(en.confirm.emailDone).waitFor();
+    expect((await t.api('GET', '/api/auth/users/me', { token: user.token })).body.email).toBe(newEmail);
+
+    await page.goto(`${t.url}/profile`);
+    await page.getByLabel(en.profile.currentPassword).fill(user.password);
+    await page.getByLabel(en.confirm.newPassword).fill('another good secret');
+    await page.getByLabel(en.register.passwordRepeat).fill('another good secret');
+    await page.getByRole('button', { name: en.profile.changePassword }).click();
+    await page.getByText(en.profile.passwordChanged).waitFor();
+    await t.signIn(user.username, 'another good secret');
+    await context.close();
+  });
+
+  it('resends the confirmation link to an unconfirmed address', async () => {
+    const user = await t.user({ confirmed: false, locale: 'en' });
+    const { page, context } = await openPage(browser, { locale: 'en' });
+    await page.goto(`${t.url}/resend-confirmation`);
+    await page.getByLabel(en.register.email).fill(user.email);
+    await page.getByRole('button', { name: en.common.send }).click();
+    await page.getByText(en.resend.done).waitFor();
+    await page.goto(t.url + (await outboxLink(user.email, '/confirm-registration')));
+    await page.getByText(en.confirm.registrationDone).waitFor();
+    await t.signIn(user.username, user.password);
     await context.close();
   });
 });
