@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { CASE_STAGES } from '../../../domain/case-stages';
 import { formatDateTime } from '../../../domain/format';
-import { ApiError } from '../../api/client';
+import { useLoad } from '../../api/useLoad';
 import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
@@ -242,31 +242,8 @@ export function CaseListPage() {
   const filter = readFilter(params);
   const wide = useWideScreen();
   const resultsHeading = useRef<HTMLHeadingElement>(null);
-  const [result, setResult] = useState<Awaited<ReturnType<typeof loadCaseList>> | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [loading, setLoading] = useState(true);
   const key = params.toString();
-
-  useEffect(() => {
-    let stale = false;
-    setLoading(true);
-    loadCaseList(readFilter(new URLSearchParams(key))).then(
-      (loaded) => {
-        if (stale) return;
-        setResult(loaded);
-        setError(null);
-        setLoading(false);
-      },
-      (caught: unknown) => {
-        if (stale) return;
-        setError(caught instanceof ApiError ? caught : new ApiError(0, 'unknown', String(caught)));
-        setLoading(false);
-      },
-    );
-    return () => {
-      stale = true;
-    };
-  }, [key]);
+  const { data: result, error, loading } = useLoad(() => loadCaseList(readFilter(new URLSearchParams(key))), key);
 
   // Stable for the debounce effect; reads the current address when called.
   const latest = useRef({ filter, setParams });

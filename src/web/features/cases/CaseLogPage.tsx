@@ -3,13 +3,13 @@
  * newest first, filterable by table and operation. Who acted, when, and what changed; the
  * log never holds message subjects or bodies (0006-messages.sql redacts them).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { auditChanges, mentionedPeople, PERSON_KEYS, type AuditChange } from '../../../domain/audit';
 import { isKnownStage } from '../../../domain/case-stages';
 import { formatDateTime } from '../../../domain/format';
-import { ApiError } from '../../api/client';
+import { useLoad } from '../../api/useLoad';
 import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
@@ -105,31 +105,11 @@ export function CaseLogPage() {
   const tableName = params.get('table') ?? '';
   const operation = params.get('operation') ?? '';
   const offset = Math.max(0, Number(params.get('offset')) || 0);
-  const [page, setPage] = useState<LogPage | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [loading, setLoading] = useState(true);
+  const { data: page, error, loading } = useLoad(
+    () => loadLogPage(caseId, { tableName, operation, offset }),
+    JSON.stringify([caseId, tableName, operation, offset]),
+  );
   const heading = useRef<HTMLHeadingElement>(null);
-
-  useEffect(() => {
-    let stale = false;
-    setLoading(true);
-    loadLogPage(caseId, { tableName, operation, offset }).then(
-      (loaded) => {
-        if (stale) return;
-        setPage(loaded);
-        setError(null);
-        setLoading(false);
-      },
-      (caught: unknown) => {
-        if (stale) return;
-        setError(caught instanceof ApiError ? caught : new ApiError(0, 'unknown', String(caught)));
-        setLoading(false);
-      },
-    );
-    return () => {
-      stale = true;
-    };
-  }, [caseId, tableName, operation, offset]);
 
   const update = (next: { table?: string; operation?: string; offset?: number }) => {
     const merged = { table: tableName, operation, offset, ...next };
