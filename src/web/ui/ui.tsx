@@ -12,13 +12,23 @@ export function useFieldErrorText(): (error: FieldError) => string {
   return (error) => t(`fieldErrors.${error.code}`, { defaultValue: error.message });
 }
 
-interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
-  label: string;
-  hint?: string;
-  errors?: FieldError[] | undefined;
+/** What a labelled control needs from its field: its id and the accessible descriptions. */
+interface ControlProps {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
 }
 
-export function TextField({ label, hint, errors = [], ...input }: FieldProps) {
+interface FieldFrameProps {
+  label: string;
+  hint?: string | undefined;
+  errors: FieldError[];
+  required?: boolean | undefined;
+  control: (props: ControlProps) => ReactNode;
+}
+
+/** The shared frame of every field: label (with * when required), hint, control, errors. */
+function FieldFrame({ label, hint, errors, required, control }: FieldFrameProps) {
   const id = useId();
   const errorText = useFieldErrorText();
   const described = [hint ? `${id}-hint` : '', errors.length ? `${id}-error` : ''].filter(Boolean).join(' ');
@@ -26,14 +36,14 @@ export function TextField({ label, hint, errors = [], ...input }: FieldProps) {
     <div className="field">
       <label htmlFor={id}>
         {label}
-        {input.required ? <span aria-hidden="true"> *</span> : null}
+        {required ? <span aria-hidden="true"> *</span> : null}
       </label>
       {hint ? (
         <span id={`${id}-hint`} className="field__hint">
           {hint}
         </span>
       ) : null}
-      <input id={id} className="input" aria-invalid={errors.length > 0 || undefined} aria-describedby={described || undefined} {...input} />
+      {control({ id, 'aria-invalid': errors.length > 0 || undefined, 'aria-describedby': described || undefined })}
       {errors.length > 0 ? (
         <span id={`${id}-error`} className="field__error" role="alert">
           {errors.map(errorText).join(' ')}
@@ -41,6 +51,16 @@ export function TextField({ label, hint, errors = [], ...input }: FieldProps) {
       ) : null}
     </div>
   );
+}
+
+interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  label: string;
+  hint?: string;
+  errors?: FieldError[] | undefined;
+}
+
+export function TextField({ label, hint, errors = [], ...input }: FieldProps) {
+  return <FieldFrame label={label} hint={hint} errors={errors} required={input.required} control={(props) => <input className="input" {...props} {...input} />} />;
 }
 
 interface TextAreaProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> {
@@ -51,27 +71,14 @@ interface TextAreaProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>
 
 /** A labelled multi-line field; `dir="auto"` lets Arabic and Latin text each run their way. */
 export function TextArea({ label, hint, errors = [], ...textarea }: TextAreaProps) {
-  const id = useId();
-  const errorText = useFieldErrorText();
-  const described = [hint ? `${id}-hint` : '', errors.length ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <div className="field">
-      <label htmlFor={id}>
-        {label}
-        {textarea.required ? <span aria-hidden="true"> *</span> : null}
-      </label>
-      {hint ? (
-        <span id={`${id}-hint`} className="field__hint">
-          {hint}
-        </span>
-      ) : null}
-      <textarea id={id} className="input textarea" dir="auto" rows={5} aria-invalid={errors.length > 0 || undefined} aria-describedby={described || undefined} {...textarea} />
-      {errors.length > 0 ? (
-        <span id={`${id}-error`} className="field__error" role="alert">
-          {errors.map(errorText).join(' ')}
-        </span>
-      ) : null}
-    </div>
+    <FieldFrame
+      label={label}
+      hint={hint}
+      errors={errors}
+      required={textarea.required}
+      control={(props) => <textarea className="input textarea" dir="auto" rows={5} {...props} {...textarea} />}
+    />
   );
 }
 
@@ -83,29 +90,22 @@ interface SelectProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'
 }
 
 export function SelectField({ label, hint, options, errors = [], ...select }: SelectProps) {
-  const id = useId();
-  const errorText = useFieldErrorText();
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <span id={`${id}-hint`} className="field__hint">
-          {hint}
-        </span>
-      ) : null}
-      <select id={id} className="select" aria-describedby={hint ? `${id}-hint` : undefined} aria-invalid={errors.length > 0 || undefined} {...select}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {errors.length > 0 ? (
-        <span className="field__error" role="alert">
-          {errors.map(errorText).join(' ')}
-        </span>
-      ) : null}
-    </div>
+    <FieldFrame
+      label={label}
+      hint={hint}
+      errors={errors}
+      required={select.required}
+      control={(props) => (
+        <select className="select" {...props} {...select}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 
