@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeBookings, canceledBookings, classifyOffers, isJoinable, isPast, isPost, isPresent, isSoon, isUpcoming, POST_HOURS, SOON_MINUTES } from './interviews';
+import { activeBookings, canceledBookings, classifyOffers, isJoinable, isPast, isPost, isPresent, isSoon, isUpcoming, POST_HOURS, REFETCH_AFTER, SOON_MINUTES, workflowMessageAfter } from './interviews';
 
 const now = new Date('2026-11-22T10:00:00Z');
 const at = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
@@ -69,5 +69,24 @@ describe('bookings order (spec §3)', () => {
   it('lists active bookings oldest created first and cancelled ones newest cancelled first', () => {
     expect(activeBookings(bookings).map((b) => b.id)).toEqual(['2', '1']);
     expect(canceledBookings(bookings).map((b) => b.id)).toEqual(['4', '3']);
+  });
+});
+
+describe('refetch rules and workflow messages (spec §4)', () => {
+  it('reloads what the spec names after each action', () => {
+    expect(REFETCH_AFTER.cancel).toEqual(['offers', 'dates', 'bookings']);
+    expect(REFETCH_AFTER.create).toEqual(['offers', 'dates', 'bookings']);
+    expect(REFETCH_AFTER.reschedule).toEqual(['offers', 'dates']);
+    expect(REFETCH_AFTER.link).toEqual(['offers']);
+    expect(REFETCH_AFTER.update).toEqual(['offers']);
+    expect(REFETCH_AFTER.book).toEqual(expect.arrayContaining(['dates', 'offers']));
+  });
+
+  it('names the workflow message of cancel, reschedule and update only', () => {
+    expect(workflowMessageAfter('cancel')).toBe('offerCanceled');
+    expect(workflowMessageAfter('reschedule')).toBe('offerRescheduled');
+    expect(workflowMessageAfter('update')).toBe('offerRescheduled');
+    expect(workflowMessageAfter('link')).toBeNull();
+    expect(workflowMessageAfter('adopt')).toBeNull();
   });
 });

@@ -105,3 +105,28 @@ export function canceledBookings<T extends BookingLike>(bookings: readonly T[]):
     .filter((b) => b.canceled)
     .sort((a, b) => (b.canceledAt?.getTime() ?? 0) - (a.canceledAt?.getTime() ?? 0) || a.id.localeCompare(b.id));
 }
+
+/** What a screen reloads after an action (spec §4 "Refetches"). */
+export type InterviewData = 'offers' | 'dates' | 'bookings';
+export type InterviewAction = 'cancel' | 'uncancel' | 'adopt' | 'create' | 'reschedule' | 'link' | 'update' | 'book' | 'cancelBooking';
+
+export const REFETCH_AFTER: Record<InterviewAction, readonly InterviewData[]> = {
+  cancel: ['offers', 'dates', 'bookings'],
+  uncancel: ['offers', 'dates', 'bookings'],
+  adopt: ['offers', 'dates', 'bookings'],
+  create: ['offers', 'dates', 'bookings'],
+  reschedule: ['offers', 'dates'],
+  link: ['offers'],
+  update: ['offers'],
+  // Spec §4 "Booking": after booking or cancelling, available dates and offers. The booking
+  // screen shows the booking itself too, so it reloads that as well.
+  book: ['dates', 'offers', 'bookings'],
+  cancelBooking: ['dates', 'offers', 'bookings'],
+};
+
+/** The workflow message a client sends after an offer action (spec §4), if any. */
+export function workflowMessageAfter(action: InterviewAction): 'offerCanceled' | 'offerRescheduled' | null {
+  if (action === 'cancel') return 'offerCanceled';
+  if (action === 'reschedule' || action === 'update') return 'offerRescheduled';
+  return null;
+}

@@ -23,11 +23,19 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { createGraphql, GRAPHIQL_PATH } from './graphql/preset';
 import { createLogger } from './logger';
 import { registerPageRoutes } from './content/pages';
+import { registerMeasurementRoutes } from './measurements';
 import { registerWebApp } from './web/static';
 import { startNotificationWorker } from './notifications/worker';
+import { startInterviewMailWorker } from './interviews/mail-worker';
 import { registerRestCollections, type CollectionRegistry } from './rest';
-import { COLLECTIONS } from './collections';
+import { appCollections } from './collections';
 import type { FieldErrors } from '../domain/accounts';
+// Workflow engine (issue 6)
+import { WorkflowHost } from './workflow/host';
+import { registerWorkflowRoutes } from './workflow/rest';
+import { startWorkflowScheduler, tick as workflowTick, type TickCounts } from './workflow/scheduler';
+import type { Clock } from './workflow/engine';
+import type { HandlerRegistry } from './workflow/handlers';
 
 export interface AppDeps {
   config: Config;
@@ -38,6 +46,9 @@ export interface AppDeps {
   serveWebApp?: boolean;
   /** The REST collections; the app's own by default (tests of the layer bring theirs). */
   collections?: CollectionRegistry;
+  /** Workflow: a controllable clock and extra service-task handlers (tests). */
+  workflowClock?: Clock;
+  workflowHandlers?: HandlerRegistry;
 }
 
 export interface SanadApp {
@@ -46,6 +57,8 @@ export interface SanadApp {
   tokens: TokenService;
   graphql: PostGraphileInstance;
   mailer: Mailer;
+  /** The workflow host, and one scheduler pass (tests run it instead of the interval). */
+  workflow: { host: WorkflowHost; tick(): Promise<TickCounts> };
   /** Stops accepting requests, waits for running ones, then releases GraphQL and mail. */
   close(): Promise<void>;
 }
@@ -134,7 +147,8 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
 
   registerAuthRoutes(app, auth);
   registerPageRoutes(app, db.pool, config);
-  await registerRestCollections(app, db.pool, deps.collections ?? COLLECTIONS);
+  registerMeasurementRoutes(app, db.pool, config);
+  await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
   const graphql = createGraphql({ pool: db.pool, graphiql: config.env !== 'production', maxRequestLength: config.bodyLimitBytes });
   await graphql.createServ(grafserv).addTo(app);
@@ -146,9 +160,29 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     });
   }
 
+  // Workflow engine: deploy workflows/*.bpmn, the Camunda REST subset, the scheduler.
+  const workflowHost = new WorkflowHost({
+    pool: db.pool,
+    log: logger,
+    workflowsDir: config.workflowsDir,
+    ...(deps.workflowClock ? { clock: deps.workflowClock } : {}),
+    ...(deps.workflowHandlers ? { handlers: deps.workflowHandlers } : {}),
+    maxAttempts: config.workflowMaxAttempts,
+    retryBaseMs: config.workflowRetrySeconds * 1000,
+  });
+  await workflowHost.deployAll();
+  await registerWorkflowRoutes(app, db.pool, workflowHost);
+  const schedulerContext = { host: workflowHost, pool: db.pool, mailer, config, log: logger };
+  const workflowScheduler = config.workflowIntervalMs > 0 ? startWorkflowScheduler(schedulerContext, config.workflowIntervalMs) : undefined;
+
   const notifications =
     config.notificationIntervalMs > 0
       ? startNotificationWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs)
+      : undefined;
+  // Interview invitations share the notification interval: both are queued mail.
+  const interviewMails =
+    config.notificationIntervalMs > 0
+      ? startInterviewMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs)
       : undefined;
 
   return {
@@ -157,9 +191,12 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     tokens,
     graphql,
     mailer,
+    workflow: { host: workflowHost, tick: () => workflowTick(schedulerContext) },
     async close() {
       await app.close();
+      await workflowScheduler?.stop();
       await notifications?.stop();
+      await interviewMails?.stop();
       await graphql.release();
       mailer.close();
     },

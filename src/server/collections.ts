@@ -4,7 +4,9 @@
  * each person reads and writes.
  */
 import { defineCollection, type CollectionRegistry } from './rest';
-import { QUESTIONNAIRE_COLLECTIONS } from './questionnaires/collections';
+import { questionnaireCollections } from './questionnaires/collections';
+import type { MeasurementSchedule } from '../domain/measurements';
+import { WORKFLOW_COLLECTIONS } from './workflow/collections';
 
 /** The signed-in person's messages across their cases, with unread state (spec §7). */
 export const MY_MESSAGES = defineCollection({
@@ -36,4 +38,7 @@ export const MY_MESSAGES = defineCollection({
   maxRows: 2000,
 });
 
-export const COLLECTIONS: CollectionRegistry = [MY_MESSAGES, ...QUESTIONNAIRE_COLLECTIONS];
+/** The app's collections; the questionnaires tell the workflow by the configured schedule. */
+export function appCollections(schedule: MeasurementSchedule): CollectionRegistry {
+  return [MY_MESSAGES, ...WORKFLOW_COLLECTIONS, ...questionnaireCollections(schedule)];
+}

@@ -3,6 +3,7 @@
  * when you add a setting here, add its row there too.
  */
 import path from 'node:path';
+import { scheduleFromSettings, type MeasurementSchedule } from '../domain/measurements';
 
 export const SUPPORTED_LOCALES = ['ar', 'de', 'en'] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
@@ -40,6 +41,16 @@ export interface Config {
   notificationQuietSeconds: number;
   /** How often the server looks for notifications to send (0: never, e.g. in tests). */
   notificationIntervalMs: number;
+  /** How often the workflow scheduler fires due timers and consumes the outbox (0: never, e.g. in tests). */
+  workflowIntervalMs: number;
+  /** Attempts of a failing service-task handler before its job is marked failed. */
+  workflowMaxAttempts: number;
+  /** First retry delay of a failing handler or outbox message; it doubles per attempt. */
+  workflowRetrySeconds: number;
+  /** Folder of the BPMN files deployed at start. */
+  workflowsDir: string;
+  /** Questionnaires due at each time of measurement (MEASUREMENTS_SCREENING, …_PRE, …). */
+  measurementSchedule: MeasurementSchedule;
 }
 
 type Env = Record<string, string | undefined>;
@@ -102,6 +113,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     actionTokenTtlSeconds: intSetting(env, 'ACTION_TOKEN_TTL_SECONDS', 48 * 3600, 60),
     notificationQuietSeconds: intSetting(env, 'NOTIFICATION_QUIET_SECONDS', 30 * 60, 0),
     notificationIntervalMs: intSetting(env, 'NOTIFICATION_INTERVAL_MS', nodeEnv === 'test' ? 0 : 5000, 0),
+    workflowIntervalMs: intSetting(env, 'WORKFLOW_INTERVAL_MS', nodeEnv === 'test' ? 0 : 1000, 0),
+    workflowMaxAttempts: intSetting(env, 'WORKFLOW_MAX_ATTEMPTS', 5, 1),
+    workflowRetrySeconds: intSetting(env, 'WORKFLOW_RETRY_SECONDS', 30, 0),
+    workflowsDir: path.resolve(env.WORKFLOWS_DIR || path.join(import.meta.dirname, '../../workflows')),
+    measurementSchedule: scheduleFromSettings(env),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 32) {
     throw new Error('Setting JWT_SECRET must be at least 32 characters long');

@@ -11,7 +11,7 @@ import { shortId } from '../../src/domain/short-id';
 import ar from '../../src/web/i18n/ar.json';
 import en from '../../src/web/i18n/en.json';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { axeViolations, launchBrowser, openPage, screenshot, type WatchedPage } from '../helpers/browser';
+import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
 
 let t: TestApp;
 let browser: Browser;
@@ -41,8 +41,7 @@ afterAll(async () => {
 
 /** A page signed in as `person` through the stored token, as the app itself keeps it. */
 async function pageAs(person: Person, locale: 'ar' | 'de' | 'en', width = 360): Promise<WatchedPage> {
-  const watched = await openPage(browser, { locale, width });
-  await watched.context.addInitScript((token) => sessionStorage.setItem('authToken', token), person.token);
+  const watched = await openSignedInPage(browser, person.token, { locale, width });
   opened.push(watched);
   return watched;
 }
@@ -52,15 +51,7 @@ async function open(page: Page, path: string): Promise<void> {
   await page.locator('h1').first().waitFor();
 }
 
-async function expectNoOverflow(page: Page, what: string): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${what} scrolls sideways`).toBeLessThanOrEqual(0);
-}
 
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  const found = (await axeViolations(page)).map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.join(', ')}`);
-  expect(found, found.join('\n')).toEqual([]);
-}
 
 function badge(page: Page) {
   return page.getByTestId('unread-badge');

@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/server/config';
-import { buildApp, type SanadApp } from '../../src/server/app';
+import { buildApp, type AppDeps, type SanadApp } from '../../src/server/app';
 import { createUser, type NewUser } from '../../src/server/admin/accounts';
 import { seedDefaultPages } from '../../src/server/content/pages';
 import { createTestDatabase, type TestDatabase } from './databases';
@@ -33,7 +33,11 @@ export interface TestApp {
 
 let counter = 0;
 
-export async function startTestApp(env: Record<string, string> = {}, overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
+  deps: Pick<AppDeps, 'workflowClock' | 'workflowHandlers'> = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const smtp = await startSmtp();
   const config = loadConfig(
@@ -52,7 +56,7 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
   );
   // As main.ts does at start: the information pages exist in every database.
   await seedDefaultPages(database.db.pool);
-  const sanad = await buildApp({ config, db: database.db });
+  const sanad = await buildApp({ config, db: database.db, ...deps });
   await sanad.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = sanad.app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

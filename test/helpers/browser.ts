@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
 
@@ -64,4 +65,27 @@ export async function axeViolations(page: Page): Promise<{ id: string; impact: s
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** A page signed in as the holder of `token`, kept in session storage as the app keeps it. */
+export async function openSignedInPage(
+  browser: Browser,
+  token: string,
+  options: { locale?: 'ar' | 'de' | 'en'; width?: number; height?: number } = {},
+): Promise<WatchedPage> {
+  const watched = await openPage(browser, options);
+  await watched.context.addInitScript((stored) => sessionStorage.setItem('authToken', stored), token);
+  return watched;
+}
+
+/** Fails with every serious or critical axe violation on the page, named by `what`. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const found = (await axeViolations(page)).map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.join(', ')}`);
+  expect(found, found.join('\n')).toEqual([]);
+}
+
+/** Fails when the page scrolls sideways (a screen must fit 360 px). */
+export async function expectNoOverflow(page: Page, what: string): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${what} scrolls sideways`).toBeLessThanOrEqual(0);
 }

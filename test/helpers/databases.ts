@@ -65,13 +65,14 @@ export async function prepareTemplate(kind: TestDatabaseKind): Promise<void> {
   const check = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await check.connect();
   const { rows } = await check.query('select 1 from pg_database where datname = $1', [name]);
-  // Templates of older migration sets are of no further use: drop them (quietly, since one may
-  // still be in use by a run of another checkout, which then keeps it).
+  // Templates of older migration sets are of no further use: drop them on CI, whose server
+  // serves one checkout. On a developer's machine several checkouts (git worktrees) may test
+  // against one server at once, each with its own migration set, so they are kept there.
   const stale = await check.query<{ datname: string }>(
     `select datname from pg_database where datname like 'sanad\\_test\\_template\\_%' and datname <> $1`,
     [name],
   );
-  for (const { datname } of stale.rows) await check.query(`drop database if exists "${datname}"`).catch(() => undefined);
+  if (process.env.CI) for (const { datname } of stale.rows) await check.query(`drop database if exists "${datname}"`).catch(() => undefined);
   await check.end();
   if (rows.length > 0) return;
   await adminQuery(`create database ${name}`);

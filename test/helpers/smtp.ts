@@ -11,6 +11,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   language: string | undefined;
+  /** Attachments as text (the .ics files of interview mails). */
+  attachments: { filename: string | null; mimeType: string; content: string }[];
   raw: string;
 }
 
@@ -41,6 +43,11 @@ export async function startSmtp(): Promise<TestSmtp> {
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
               language: parsed.headers.find((h) => h.key === 'content-language')?.value,
+              attachments: parsed.attachments.map((a) => ({
+                filename: a.filename,
+                mimeType: a.mimeType,
+                content: typeof a.content === 'string' ? a.content : new TextDecoder().decode(a.content),
+              })),
               raw,
             });
             callback();
@@ -76,4 +83,15 @@ export function tokenFromMail(mail: ReceivedMail): string {
   const match = /[?&]token=([A-Za-z0-9_-]+)/.exec(mail.text);
   if (!match?.[1]) throw new Error(`No token link in mail "${mail.subject}"`);
   return match[1];
+}
+
+/**
+ * An attachment's exact bytes as sent (base64 in the raw message). Parsers normalise the line
+ * ends of text attachments; an .ics file must keep its CRLF, so tests read the raw part.
+ */
+export function rawAttachment(mail: ReceivedMail, filename: string): string {
+  const escaped = filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const part = new RegExp(`filename="?${escaped}"?\\r?\\n(?:[A-Za-z-]+:[^\\r\\n]*\\r?\\n)*\\r?\\n([A-Za-z0-9+/=\\r\\n]+)`).exec(mail.raw);
+  if (!part?.[1]) throw new Error(`No attachment ${filename} in mail "${mail.subject}"`);
+  return Buffer.from(part[1].replace(/\s/g, ''), 'base64').toString('utf8');
 }

@@ -201,7 +201,9 @@ export async function registerPatient(ctx: AuthContext, input: RegistrationInput
     );
     const userId = user.rows[0]!.id;
     await sql.query('insert into app_private.user_secrets (user_id, password_hash) values ($1, $2)', [userId, passwordHash]);
-    await createPatientCase(sql, userId);
+    const caseId = await createPatientCase(sql, userId);
+    // The trial process starts with the registration (workflows/trial.bpmn; run by the workflow scheduler).
+    await sql.query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [caseId]);
     const token = await createActionToken(sql, ctx.config, userId, 'confirm_registration');
     return { kind: 'created' as const, token, locale };
   }).catch((error: unknown) => {

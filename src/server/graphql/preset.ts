@@ -33,6 +33,19 @@ const FRIENDLY_MESSAGES: Record<string, string> = {
   '42501': 'You are not allowed to do this.',
 };
 
+/**
+ * Errors PostgreSQL raises before our functions run, for input they would refuse anyway: the
+ * same code as the function's own check, so a client handles one code.
+ */
+const INPUT_ERRORS: { code: string; message: RegExp; rule: string; text: string }[] = [
+  {
+    code: '22000',
+    message: /^range lower bound must be less than or equal to range upper bound/,
+    rule: 'END_BEFORE_START',
+    text: 'The end of a time slot must be after its start',
+  },
+];
+
 export function maskError(error: GraphQLError): GraphQLError {
   // PostGraphile's own "No values were deleted/updated in collection …": same answer as ours.
   if (/^No values were (deleted|updated) in collection/.test(error.message)) {
@@ -46,6 +59,16 @@ export function maskError(error: GraphQLError): GraphQLError {
   }
   const original = error.originalError as { code?: unknown; message?: string; constraint?: string; hint?: string } | undefined;
   if (original && typeof original.code === 'string' && CLIENT_SQLSTATE.test(original.code)) {
+    const known = INPUT_ERRORS.find((e) => e.code === original.code && e.message.test(original.message ?? ''));
+    if (known) {
+      return new GraphQLError(known.text, {
+        nodes: error.nodes,
+        source: error.source,
+        positions: error.positions,
+        path: error.path,
+        extensions: { code: known.rule },
+      });
+    }
     // A rule raised by our SQL names itself in the hint (e.g. NOT_INVOLVED): that is the code.
     const code = original.code === 'P0001' && original.hint && /^[A-Z][A-Z_]+$/.test(original.hint) ? original.hint : original.code;
     return new GraphQLError(FRIENDLY_MESSAGES[original.code] ?? original.message ?? 'The request was refused.', {

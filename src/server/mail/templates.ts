@@ -7,7 +7,9 @@ import type { Locale } from '../config';
 export type MailKind =
   | 'account_exists'
   | 'confirm_registration'
-  | 'new_message' | 'reset_password' | 'change_email' | 'email_change_notice' | 'password_changed';
+  | 'new_message' | 'reset_password' | 'change_email' | 'email_change_notice' | 'password_changed'
+  // workflow mails (src/server/workflow/handlers.ts): content-free, a link to the due tasks
+  | 'workflow_task_waiting' | 'workflow_task_reminder';
 
 export interface MailContent {
   subject: string;
@@ -55,6 +57,34 @@ const templates: Record<MailKind, Record<Locale, Template>> = {
     en: (p) => ({
       subject: 'Sanad: please confirm your email address',
       text: `Hello ${p.username},\n\nthank you for registering with Sanad. To activate your account, open this link:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  workflow_task_waiting: {
+    ar: (p) => ({
+      subject: 'سند: لديك مهمة جديدة',
+      text: `مرحبًا ${p.username}،\n\nهناك مهمة جديدة بانتظارك في سند. لرؤيتها، سجّل الدخول هنا:\n${p.link}\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: Eine neue Aufgabe wartet auf Sie',
+      text: `Hallo ${p.username},\n\nin Sanad wartet eine neue Aufgabe auf Sie. Um sie zu sehen, melden Sie sich hier an:\n${p.link}\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: a new task is waiting for you',
+      text: `Hello ${p.username},\n\na new task is waiting for you on Sanad. To see it, sign in here:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  workflow_task_reminder: {
+    ar: (p) => ({
+      subject: 'سند: تذكير بمهمة مفتوحة',
+      text: `مرحبًا ${p.username}،\n\nلا تزال لديك مهمة مفتوحة في سند تجاوزت موعدها. لرؤيتها، سجّل الدخول هنا:\n${p.link}\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: Erinnerung an eine offene Aufgabe',
+      text: `Hallo ${p.username},\n\nin Sanad ist eine Aufgabe für Sie noch offen, deren Termin verstrichen ist. Um sie zu sehen, melden Sie sich hier an:\n${p.link}\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: reminder of an open task',
+      text: `Hello ${p.username},\n\na task for you on Sanad is still open and past its due date. To see it, sign in here:\n${p.link}\n\n${footer.en}`,
     }),
   },
   new_message: {

@@ -10,6 +10,8 @@ import type { Logger } from 'pino';
 import type { Config, Locale } from '../config';
 import { withOwner } from '../db/transaction';
 import type { Mailer } from '../mail/mailer';
+import { startPeriodic, type Periodic } from '../periodic';
+import { settleQueuedMail } from '../mail/queue';
 
 export interface NotificationContext {
   pool: pg.Pool;
@@ -65,25 +67,16 @@ export async function processNotifications(ctx: NotificationContext, limit = 50)
         locale: row.locale,
         params: { username: row.alias ?? row.username, link: `${ctx.config.publicUrl}/conversation` },
       });
+      await settleQueuedMail(sql, 'app_private.notification_queue', row, sent, MAX_ATTEMPTS, ctx.log);
       if (sent) {
         handled.add(key);
-        await sql.query('delete from app_private.notification_queue where id = $1', [row.id]);
         await sql.query(
           `insert into app_private.notification_log (user_id, case_id, kind, last_sent_at) values ($1, $2, $3, now())
            on conflict (user_id, case_id, kind) do update set last_sent_at = excluded.last_sent_at`,
           [row.user_id, row.case_id, row.kind],
         );
         counts.sent += 1;
-      } else if (row.attempts + 1 >= MAX_ATTEMPTS) {
-        ctx.log.error({ notification: row.id }, 'notification dropped after repeated mail failures');
-        await sql.query('delete from app_private.notification_queue where id = $1', [row.id]);
-        counts.failed += 1;
       } else {
-        // Exponential backoff: 1, 2, 4, … minutes.
-        await sql.query(
-          `update app_private.notification_queue set attempts = attempts + 1, run_after = now() + make_interval(mins => $2) where id = $1`,
-          [row.id, 2 ** row.attempts],
-        );
         counts.failed += 1;
       }
     }
@@ -92,26 +85,9 @@ export async function processNotifications(ctx: NotificationContext, limit = 50)
 }
 
 /** Runs processNotifications every intervalMs until stopped; errors are logged, not thrown. */
-export function startNotificationWorker(ctx: NotificationContext, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    running = running.then(async () => {
-      if (stopped) return;
-      try {
-        const counts = await processNotifications(ctx);
-        if (counts.sent + counts.failed > 0) ctx.log.info(counts, 'notifications processed');
-      } catch (error) {
-        ctx.log.error({ err: error }, 'notification worker failed');
-      }
-    });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startNotificationWorker(ctx: NotificationContext, intervalMs: number): Periodic {
+  return startPeriodic('notification worker', intervalMs, ctx.log, async () => {
+    const counts = await processNotifications(ctx);
+    if (counts.sent + counts.failed > 0) ctx.log.info(counts, 'notifications processed');
+  });
 }

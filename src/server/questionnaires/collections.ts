@@ -11,6 +11,8 @@ import { defineCollection, RestError, type Collection, type Row, type WriteConte
 import { CONFLICT_KEY, questionnaireColumns, readViewOf, tableOf, writableColumns } from './columns';
 import { storedAnswers } from './records';
 import { applyScreeningExclusions, isScreeningInput } from './screening';
+import { reportCompletedMeasurement } from './completion';
+import { DEFAULT_SCHEDULE, isMeasurementTime, type MeasurementSchedule } from '../../domain/measurements';
 
 /** 400 in PostgREST's shape, listing every problem; `details` is JSON for forms to show per item. */
 function invalidAnswers(code: string, problems: readonly FieldError[]): RestError {
@@ -46,7 +48,7 @@ async function validateRecord(code: InstrumentCode, definition: InstrumentDefini
  * After the write: scores from the stored answers (after the merge), kept by the database's own
  * function, since no request role may write a score column.
  */
-async function storeScores(code: InstrumentCode, definition: InstrumentDefinition, row: Row, ctx: WriteContext): Promise<void> {
+async function storeScores(code: InstrumentCode, definition: InstrumentDefinition, row: Row, ctx: WriteContext): Promise<{ complete: boolean }> {
   const result = score(definition, row);
   const nullFor = (record: Record<string, unknown> | undefined) =>
     record === undefined ? null : JSON.stringify(Object.fromEntries(Object.entries(record).map(([k, v]) => [k, v ?? null])));
@@ -60,9 +62,10 @@ async function storeScores(code: InstrumentCode, definition: InstrumentDefinitio
     nullFor(result.diagnoses),
     result.complete,
   ]);
+  return result;
 }
 
-export function questionnaireCollection(code: InstrumentCode, definition: InstrumentDefinition): Collection {
+export function questionnaireCollection(code: InstrumentCode, definition: InstrumentDefinition, schedule: MeasurementSchedule = DEFAULT_SCHEDULE): Collection {
   return defineCollection({
     name: code,
     table: tableOf(code),
@@ -75,12 +78,19 @@ export function questionnaireCollection(code: InstrumentCode, definition: Instru
     maxRows: 1000,
     beforeWrite: (row, ctx) => validateRecord(code, definition, row, ctx),
     async afterWrite(row, ctx) {
-      await storeScores(code, definition, row, ctx);
+      const { complete } = await storeScores(code, definition, row, ctx);
       // Spec §4: a screening answer may exclude the patient, decided in this same transaction.
       if (row.time_of_measurement === 'screening' && isScreeningInput(code)) await applyScreeningExclusions(ctx.sql, row.case_id as string);
+      // Spec §4: once every questionnaire due at this time is complete, the workflow is told.
+      const time = row.time_of_measurement;
+      if (complete && isMeasurementTime(time) && schedule[time].includes(code)) {
+        await reportCompletedMeasurement(ctx.sql, row.case_id as string, time, schedule[time]);
+      }
     },
   });
 }
 
-/** Every questionnaire collection, in the spec's order. */
-export const QUESTIONNAIRE_COLLECTIONS: readonly Collection[] = INSTRUMENT_CODES.map((code) => questionnaireCollection(code, INSTRUMENTS[code]));
+/** Every questionnaire collection, in the spec's order, telling the workflow by `schedule`. */
+export function questionnaireCollections(schedule: MeasurementSchedule = DEFAULT_SCHEDULE): readonly Collection[] {
+  return INSTRUMENT_CODES.map((code) => questionnaireCollection(code, INSTRUMENTS[code], schedule));
+}

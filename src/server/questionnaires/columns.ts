@@ -9,8 +9,7 @@ import type { CaseRole } from '../../domain/roles';
 import type { ColumnType } from '../rest';
 
 /** Times of measurement (spec §2 /messungen/…): one record per case and time. */
-export const MEASUREMENT_TIMES = ['screening', 'pre', 'post', 'fu1', 'fu2'] as const;
-export type MeasurementTime = (typeof MEASUREMENT_TIMES)[number];
+export { MEASUREMENT_TIMES, type MeasurementTime } from '../../domain/measurements';
 
 /**
  * Who fills in each instrument, as the case role that may write (and delete) its records. All

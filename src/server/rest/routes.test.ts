@@ -75,7 +75,7 @@ describe('a write with afterWrite and readFrom', () => {
     const response = await post(app);
     expect(response.statusCode).toBe(201);
     expect(seen).toEqual([{ id: ID, n: 1 }]);
-    expect(log).toEqual(['begin', 'select', 'insert', 'read back stored row', 'afterWrite', 'read back answer', 'commit']);
+    expect(log).toEqual(['begin;', 'insert', 'read back stored row', 'afterWrite', 'read back answer', 'commit']);
   });
 
   it('rolls the write back when afterWrite refuses it', async () => {
@@ -85,6 +85,6 @@ describe('a write with afterWrite and readFrom', () => {
     }, log);
     const response = await post(app);
     expect([response.statusCode, response.json().code]).toEqual([400, '23514']);
-    expect(log).toEqual(['begin', 'select', 'insert', 'read back stored row', 'rollback']);
+    expect(log).toEqual(['begin;', 'insert', 'read back stored row', 'rollback']);
   });
 });

@@ -59,10 +59,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Send without the stored token (sign-in, registration). */
   anonymous?: boolean;
+  /** Further request headers, e.g. `Prefer` for the REST collections. */
+  headers?: Record<string, string>;
 }
 
 export async function api<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const token = options.anonymous ? null : readToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';

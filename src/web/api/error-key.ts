@@ -11,12 +11,38 @@ const BY_CONSTRAINT: Record<string, string> = {
   case_members_one_patient_idx: 'one_patient',
   case_members_case_id_user_id_key: 'already_member',
   stage_format: 'stage_format',
+  interview_offers_no_overlap: 'slot_overlaps',
+  interview_offers_time_slot_bounds: 'end_before_start',
+  interview_offers_time_slot_length: 'slot_too_long',
+  interview_offers_external_link_format: 'link_invalid',
+  interview_bookings_one_active_per_offer: 'slot_taken',
 };
 
 const BY_RULE: Record<string, string> = {
   NOT_INVOLVED: 'not_involved',
   SENT_MESSAGE_IMMUTABLE: 'sent_message_locked',
   NOT_FOUND: 'message_not_found',
+  // Interview scheduling (db/migrations/0012-interviews.sql)
+  SLOT_TAKEN: 'slot_taken',
+  SLOT_OVERLAPS: 'slot_overlaps',
+  SLOT_IN_PAST: 'slot_in_past',
+  SLOT_TOO_LONG: 'slot_too_long',
+  SLOT_INCOMPLETE: 'slot_incomplete',
+  END_BEFORE_START: 'end_before_start',
+  OFFER_NOT_FOUND: 'offer_not_found',
+  BOOKING_NOT_FOUND: 'booking_not_found',
+  NOT_OWNER: 'not_offer_owner',
+  NOT_INTERVIEWER: 'not_interviewer',
+  NOT_ADOPTIBLE: 'not_adoptible',
+  OFFER_CANCELED: 'offer_canceled',
+  OFFER_NOT_CANCELED: 'offer_not_canceled',
+  BOOKING_CANCELED: 'booking_canceled',
+  ALREADY_BOOKED: 'already_booked',
+  NO_PATIENT: 'no_patient',
+  LINK_INVALID: 'link_invalid',
+  NOT_STARTED: 'not_started',
+  SERIES_LENGTH: 'series_length',
+  TIME_ZONE_UNKNOWN: 'time_zone_unknown',
 };
 
 const BY_CODE: Record<string, string> = {

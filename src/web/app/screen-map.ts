@@ -11,6 +11,9 @@ const account = () => import('../sections/account');
 const content = () => import('../sections/content');
 const upcoming = () => import('../sections/upcoming');
 const staff = () => import('../sections/staff');
+const interviews = () => import('../sections/interviews');
+const manage = () => import('../sections/manage');
+const assessments = () => import('../sections/assessments');
 
 function upcomingScreen(section: Section): ComponentType {
   return lazyScreen(section, upcoming, (m) => m.UpcomingPage);
@@ -43,22 +46,22 @@ export const SCREENS: Record<RouteId, ComponentType> = {
   adminCases: lazyScreen('staff', staff, (m) => m.CaseListPage),
   adminCase: lazyScreen('staff', staff, (m) => m.CaseDetailPage),
   adminCaseLog: lazyScreen('staff', staff, (m) => m.CaseLogPage),
+  adminInterviewCalendar: lazyScreen('staff', staff, (m) => m.CalendarPage),
+  interviewBooking: lazyScreen('interviews', interviews, (m) => m.BookingPage),
+  interviewManage: lazyScreen('manage', manage, (m) => m.ManagePage),
+  measurementScreening: lazyScreen('assessments', assessments, (m) => m.ScreeningPage),
+  measurementPre: lazyScreen('assessments', assessments, (m) => m.PrePage),
+  measurementPost: lazyScreen('assessments', assessments, (m) => m.PostPage),
+  measurementFu1: lazyScreen('assessments', assessments, (m) => m.FollowUp1Page),
+  measurementFu2: lazyScreen('assessments', assessments, (m) => m.FollowUp2Page),
+  surveys: lazyScreen('assessments', assessments, (m) => m.SurveysPage),
+  adminTasks: lazyScreen('staff', staff, (m) => m.TaskListPage),
+  adminTask: lazyScreen('staff', staff, (m) => m.TaskDetailPage),
+  workflows: lazyScreen('main', main, (m) => m.WorkflowsPage),
+  due: lazyScreen('main', main, (m) => m.DuePage),
   // Screens of later issues: the route, its guard and layout exist now.
   adminTemplates: upcomingScreen('staff'),
-  adminTasks: upcomingScreen('staff'),
-  adminTask: upcomingScreen('staff'),
-  adminInterviewCalendar: upcomingScreen('staff'),
-  interviewBooking: upcomingScreen('interviews'),
-  interviewManage: upcomingScreen('manage'),
   interviewReports: upcomingScreen('interviews'),
-  measurementScreening: upcomingScreen('assessments'),
-  measurementPre: upcomingScreen('assessments'),
-  measurementPost: upcomingScreen('assessments'),
-  measurementFu1: upcomingScreen('assessments'),
-  measurementFu2: upcomingScreen('assessments'),
-  surveys: upcomingScreen('assessments'),
-  workflows: upcomingScreen('main'),
-  due: upcomingScreen('main'),
   pastLetters: upcomingScreen('main'),
   allExercises: upcomingScreen('main'),
 };

@@ -32,6 +32,19 @@ export const AVAILABLE_SCREENS: ReadonlySet<RouteId> = new Set<RouteId>([
   'adminCases',
   'adminCase',
   'adminCaseLog',
+  'adminInterviewCalendar',
+  'interviewBooking',
+  'interviewManage',
+  'measurementScreening',
+  'measurementPre',
+  'measurementPost',
+  'measurementFu1',
+  'measurementFu2',
+  'surveys',
+  'adminTasks',
+  'adminTask',
+  'workflows',
+  'due',
 ]);
 
 export function isAvailable(id: RouteId): boolean {

@@ -4,9 +4,11 @@
  * catalogs.test.ts then holds Arabic and German to the English keys.
  */
 import { describe, expect, it } from 'vitest';
+import { GENDERS } from '../../domain/accounts';
 import { CASE_STAGES } from '../../domain/case-stages';
 import { RECIPIENT_GROUPS } from '../../domain/messages';
 import { CASE_ROLES } from '../../domain/roles';
+import { TASK_DUE_WINDOWS, TASK_GROUPS, TASK_SORTS } from '../../domain/workflow-tasks';
 import { ERROR_KEYS } from '../api/error-key';
 import { PATIENT_FLAGS } from '../features/cases/queries';
 import en from './en.json';
@@ -29,6 +31,12 @@ describe('keys built from data', () => {
     ['errorCodes', ERROR_KEYS],
     ['caseLog.tables', ['cases', 'case_members', 'case_messages', 'users']],
     ['caseLog.operations', ['INSERT', 'UPDATE', 'DELETE']],
+    ['interviews.gender', GENDERS],
+    ['tasks.groups', TASK_GROUPS],
+    ['tasks.dueWindows', TASK_DUE_WINDOWS],
+    ['tasks.sorts', TASK_SORTS],
+    ['tasks.fieldErrors', ['required', 'wholeNumber', 'notAChoice', 'date', 'unsupported']],
+    ['tasks.states', ['ACTIVE', 'COMPLETED', 'EXTERNALLY_TERMINATED']],
   ];
   it.each(families)('%s is complete', (prefix, names) => {
     expect(names.filter((name) => !has(`${prefix}.${name}`))).toEqual([]);

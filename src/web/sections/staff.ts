@@ -3,3 +3,6 @@
 export { CaseListPage } from '../features/cases/CaseListPage';
 export { CaseDetailPage } from '../features/cases/CaseDetailPage';
 export { CaseLogPage } from '../features/cases/CaseLogPage';
+export { CalendarPage } from '../features/interviews/CalendarPage';
+export { TaskListPage } from '../features/tasks/TaskListPage';
+export { TaskDetailPage } from '../features/tasks/TaskDetailPage';

@@ -6,6 +6,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, ApiError, graphql, onSessionEnded, readToken, storeToken } from '../api/client';
 import { useErrors } from '../features/errors/errors';
+import { clearAllOutboxes } from './unsent-answers';
 import type { Profile } from './profile';
 
 const USER_KEY = 'currentUser';
@@ -131,6 +132,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         // The token may already be invalid; signing out locally is what matters.
       }
     }
+    // Unsent questionnaire answers stay on a device only while their author is signed in.
+    clearAllOutboxes(localStorage);
     clear();
   }, [clear]);
 

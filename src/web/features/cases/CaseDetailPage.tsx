@@ -12,6 +12,8 @@ import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Page, Spinner } from '../../ui/ui';
 import { MessageItem } from '../messages/MessageItem';
+import { ScoresSection } from '../scores/ScoresSection';
+import { CaseTasksSection } from '../tasks/CaseTasksSection';
 import { personName } from '../messages/names';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
 import { MembersSection } from './MembersSection';
@@ -143,6 +145,8 @@ export function CaseDetailPage() {
             {canManage ? <CaseFieldsForm key={detail.id} caseId={detail.id} fields={detail} /> : <CaseFacts fields={detail} />}
           </section>
           <PatientSection patient={detail.patient} />
+          <ScoresSection caseId={detail.id} />
+          <CaseTasksSection caseId={detail.id} />
           <MembersSection caseId={detail.id} members={detail.members} canManage={canManage} onChanged={reload} />
           <MessagesSection detail={detail} />
         </>

@@ -17,6 +17,7 @@ import { Checkbox, Page, SelectField, Spinner, TextField } from '../../ui/ui';
 import { personName } from '../messages/names';
 import { loadCaseList, type CaseListFilter, type CaseListItem } from './queries';
 import { RoleList, StageName } from './labels';
+import { OutcomesOverview } from '../scores/OutcomesOverview';
 import { useWideScreen } from './useWideScreen';
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -275,6 +276,7 @@ export function CaseListPage() {
         <div aria-busy={loading || undefined}>{wide ? <CaseTable items={result.nodes} searching={searching} /> : <CaseCards items={result.nodes} searching={searching} />}</div>
       ) : null}
       {result ? <Paging offset={filter.offset} pageSize={result.pageSize} total={total} onPage={page} /> : null}
+      <OutcomesOverview />
     </Page>
   );
 }

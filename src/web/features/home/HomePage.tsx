@@ -8,7 +8,7 @@ import { useSession } from '../../session/session';
 import { Page } from '../../ui/ui';
 
 /** What each kind of person does here, in the order they usually need it. */
-const PATIENT_TILES: RouteId[] = ['measurementScreening', 'interviewBooking', 'conversation', 'due', 'profile', 'interview', 'faq'];
+const PATIENT_TILES: RouteId[] = ['measurementScreening', 'surveys', 'interviewBooking', 'conversation', 'due', 'profile', 'interview', 'faq'];
 const STAFF_TILES: RouteId[] = ['adminCases', 'adminTasks', 'adminInterviewCalendar', 'interviewManage', 'interviewReports', 'adminTemplates', 'conversation', 'profile'];
 
 function Tile({ id }: { id: RouteId }) {

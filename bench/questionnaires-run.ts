@@ -1,0 +1,171 @@
+/**
+ * `npm run bench` (part), `npm run bench:questionnaires`: the questionnaire collections at
+ * production size (10,000 cases × 20 records; see questionnaires-seed.ts) under load at
+ * concurrency 32: POST /api/phq9 as patients saving a whole PHQ-9, and GET
+ * /api/phq9?case_id=eq.<id> as therapists and as a coordinator, each beside the same
+ * statements sent straight through a node-postgres pool. Figures are printed, never asserted.
+ *
+ * Target on PostgreSQL (issue "Questionnaires", item 8): p99 ≤ 30 ms for each scenario.
+ *
+ * As run.ts: BENCH_SECONDS, BENCH_ONLY=pglite|postgres, BENCH_DATABASE_URL, BENCH_CONCURRENCY.
+ * Also:
+ *   BENCH_QUESTIONNAIRE_SCALE  size relative to the issue's (default 1 on PostgreSQL, 0.2 on PGlite)
+ *   BENCH_SCENARIO             run only the scenarios whose name contains this text
+ *   BENCH_KEEP=1               keep the server database and print its address (for EXPLAIN)
+ */
+import './production-mode';
+import fs from 'node:fs';
+import pg from 'pg';
+import { migrate } from '../src/server/db/migrate';
+import type { BenchDatabase } from './databases';
+import { chooseDatabases, migrationsDir, readSettings, serverPoolSize, startServer, timed, WARMUP_MS, type Settings } from './harness';
+import { summarize, type Summary } from './load';
+import { describeMachine, formatColumns, milliseconds, type Column } from './report';
+import { signIn } from './scenarios';
+import { questionnaireScenarios, type QuestionnaireScenario } from './questionnaires';
+import { runScriptedLoad, runScriptedSqlLoad } from './questionnaires-load';
+import { describeQuestionnaireSize, questionnaireScale, questionnaireSize, seedQuestionnaires, type SeededQuestionnaires } from './questionnaires-seed';
+
+/** The issue's target on PostgreSQL; reported, not enforced. */
+const P99_TARGET_MS = 30;
+
+/** Sign-ins run a few at a time: each is an argon2id hash, meant to be slow. */
+const SIGN_IN_PARALLEL = 4;
+
+interface Row {
+  database: string;
+  scenario: string;
+  api: Summary;
+  sql: Summary;
+}
+
+const ratio = (row: Row) => row.api.p50 / row.sql.p50;
+
+function verdict(row: Row): string {
+  if (row.database !== 'postgres') return '-';
+  return row.api.p99 <= P99_TARGET_MS ? 'met' : 'missed (p99)';
+}
+
+const COLUMNS: Column<Row>[] = [
+  { title: 'database', value: (row) => row.database, left: true },
+  { title: 'scenario', value: (row) => row.scenario, left: true },
+  { title: 'API req/s', value: (row) => row.api.perSecond.toFixed(0) },
+  { title: 'API p50', value: (row) => milliseconds(row.api.p50) },
+  { title: 'API p99', value: (row) => milliseconds(row.api.p99) },
+  { title: 'SQL req/s', value: (row) => row.sql.perSecond.toFixed(0) },
+  { title: 'SQL p50', value: (row) => milliseconds(row.sql.p50) },
+  { title: 'SQL p99', value: (row) => milliseconds(row.sql.p99) },
+  { title: 'p50 API/SQL', value: (row) => (Number.isNaN(ratio(row)) ? '-' : `${ratio(row).toFixed(2)}×`) },
+  { title: 'errors', value: (row) => String(row.api.errors + row.sql.errors) },
+  { title: 'target', value: verdict, left: true },
+];
+
+async function prepare(database: BenchDatabase, settings: Settings): Promise<SeededQuestionnaires> {
+  await timed('migrate', () => migrate(database.db.pool, migrationsDir(database.dataDir, process.env)));
+  const size = questionnaireSize(questionnaireScale(database.kind, process.env));
+  return timed(`seed ${describeQuestionnaireSize(size)}`, () => seedQuestionnaires(database.db.pool, size, settings.concurrency));
+}
+
+/** Tokens of everyone the scenarios act as: the sampled patients, their therapists, the coordinator. */
+async function signInEveryone(baseUrl: string, seed: SeededQuestionnaires): Promise<Map<string, string>> {
+  const people = new Map<string, string>([[seed.coordinator.id, seed.coordinator.username]]);
+  for (const c of seed.cases) {
+    people.set(c.patient.id, c.patient.username);
+    people.set(c.therapist.id, c.therapist.username);
+  }
+  const tokens = new Map<string, string>();
+  const queue = [...people];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) tokens.set(next[0], await signIn(baseUrl, next[1]));
+  };
+  await Promise.all(Array.from({ length: SIGN_IN_PARALLEL }, worker));
+  return tokens;
+}
+
+/** As workspace-run.ts: on PostgreSQL a pool of the server's size; on PGlite its one connection. */
+function baselinePool(database: BenchDatabase): { pool: pg.Pool; close: () => Promise<void> } {
+  if (database.kind === 'pglite' || !database.databaseUrl) return { pool: database.db.pool, close: async () => undefined };
+  const pool = new pg.Pool({ connectionString: database.databaseUrl, max: serverPoolSize() });
+  pool.on('error', () => undefined);
+  return { pool, close: () => pool.end() };
+}
+
+async function measure(label: string, scenario: QuestionnaireScenario, baseUrl: string, pool: pg.Pool, settings: Settings): Promise<Row> {
+  const phases = { warmupMs: WARMUP_MS, durationMs: settings.seconds * 1000 };
+  await scenario.check(baseUrl, pool);
+  const apiResult = await runScriptedLoad({ baseUrl, clients: scenario.clients, ...phases });
+  const api = summarize(apiResult);
+  if (apiResult.sampleError) console.log(`    API: ${api.errors} errors, for example: ${apiResult.sampleError}`);
+  const sqlResult = await runScriptedSqlLoad({ pool, clients: scenario.sql, ...phases });
+  const sql = summarize(sqlResult);
+  if (sqlResult.sampleError) console.log(`    SQL: ${sql.errors} errors, for example: ${sqlResult.sampleError}`);
+  console.log(
+    `  ${scenario.name}: API ${api.perSecond.toFixed(0)} req/s, p50 ${api.p50.toFixed(1)} ms, p99 ${api.p99.toFixed(1)} ms; ` +
+      `SQL ${sql.perSecond.toFixed(0)} req/s, p50 ${sql.p50.toFixed(1)} ms, p99 ${sql.p99.toFixed(1)} ms`,
+  );
+  return { database: label, scenario: scenario.name, api, sql };
+}
+
+async function benchDatabase(label: string, database: BenchDatabase, settings: Settings): Promise<Row[]> {
+  const seed = await prepare(database, settings);
+  if (seed.cases.length < settings.concurrency) throw new Error(`${settings.concurrency} clients need as many cases; the seed has ${seed.cases.length}`);
+  console.log(`  ${seed.records} records; ${seed.cases.length} patients write, their therapists and ${seed.coordinator.username} read`);
+  const { sanad, baseUrl } = await startServer(database);
+  const baseline = baselinePool(database);
+  try {
+    const tokens = await timed(`sign in ${new Set(seed.cases.flatMap((c) => [c.patient.id, c.therapist.id])).size + 1} people`, () => signInEveryone(baseUrl, seed));
+    const only = process.env.BENCH_SCENARIO;
+    const rows: Row[] = [];
+    for (const scenario of questionnaireScenarios(seed, tokens, settings.concurrency).filter((s) => !only || s.name.includes(only))) {
+      rows.push(await measure(label, scenario, baseUrl, baseline.pool, settings));
+    }
+    return rows;
+  } finally {
+    await baseline.close();
+    await sanad.close();
+  }
+}
+
+function targetNote(rows: Row[]): string | undefined {
+  const watched = rows.filter((row) => row.database === 'postgres');
+  if (watched.length === 0) return undefined;
+  const missed = watched.filter((row) => verdict(row) !== 'met');
+  return missed.length === 0
+    ? `Target met on PostgreSQL: every p99 ≤ ${P99_TARGET_MS} ms.`
+    : `Target (p99 ≤ ${P99_TARGET_MS} ms) missed on PostgreSQL by: ${missed.map((row) => row.scenario).join('; ')}.`;
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings(process.env);
+  console.log(describeMachine());
+  console.log(`Questionnaires: concurrency ${settings.concurrency}, ${WARMUP_MS / 1000} s warm-up, ${settings.seconds} s measured per scenario and side\n`);
+  const rows: Row[] = [];
+  for (const { label, open } of await chooseDatabases(settings, 'sanad_bench_q')) {
+    console.log(`${label}:`);
+    const database = await open();
+    const keep = process.env.BENCH_KEEP === '1' && database.kind === 'postgres';
+    try {
+      rows.push(...(await benchDatabase(label, database, settings)));
+    } finally {
+      if (keep) {
+        console.log(`  kept: ${database.databaseUrl}`);
+        await database.db.close();
+        fs.rmSync(database.dataDir, { recursive: true, force: true });
+      } else {
+        await database.dispose();
+      }
+    }
+    console.log('');
+  }
+  console.log(formatColumns(COLUMNS, rows));
+  const note = targetNote(rows);
+  if (note) console.log(`\n${note}`);
+  console.log('API: the app over HTTP, each client its own person. SQL: the REST layer\'s statement through a pg pool in a withUser');
+  console.log('transaction as the same person: for GET the very select it runs; for POST its upsert alone, without the');
+  console.log('validation read, the scoring and the read-backs that make up the rest of the request. Latencies in ms.');
+}
+
+main().catch((error: unknown) => {
+  console.error('The questionnaire benchmark failed:', error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,74 @@
+/**
+ * The in-process scheduler of the workflow host (like the notification worker): every interval
+ * it fires due timer and retry jobs, consumes the workflow outbox, runs queued process starts
+ * and sends the mails the processes queued. Each unit of work is its own transaction and claims
+ * its row with FOR UPDATE SKIP LOCKED, so several server processes share the work and nothing
+ * runs twice. Tests call `tick()` directly (WORKFLOW_INTERVAL_MS=0 turns the interval off).
+ */
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config, Locale } from '../config';
+import { withOwner } from '../db/transaction';
+import type { Mailer } from '../mail/mailer';
+import type { MailKind } from '../mail/templates';
+import type { WorkflowHost } from './host';
+import { startPeriodic, type Periodic } from '../periodic';
+import { settleQueuedMail } from '../mail/queue';
+
+export interface SchedulerContext {
+  host: WorkflowHost;
+  pool: pg.Pool;
+  mailer: Mailer;
+  config: Pick<Config, 'publicUrl'>;
+  log: Logger;
+}
+
+export interface TickCounts {
+  jobs: number;
+  outbox: number;
+  starts: number;
+  mails: number;
+}
+
+const MAIL_ATTEMPTS = 8;
+
+/** Runs until nothing is due (at most `limit` units of each kind). */
+export async function tick(ctx: SchedulerContext, limit = 500): Promise<TickCounts> {
+  const counts: TickCounts = { jobs: 0, outbox: 0, starts: 0, mails: 0 };
+  while (counts.starts < limit && (await ctx.host.processOneStartRequest())) counts.starts += 1;
+  while (counts.outbox < limit && (await ctx.host.processOneOutboxRow())) counts.outbox += 1;
+  while (counts.jobs < limit && (await ctx.host.fireOneDueJob())) counts.jobs += 1;
+  counts.mails = await sendWorkflowMails(ctx, limit);
+  return counts;
+}
+
+/** Sends queued workflow mails; a failed send is retried with backoff. */
+export async function sendWorkflowMails(ctx: SchedulerContext, limit = 100): Promise<number> {
+  return withOwner(ctx.pool, async (sql) => {
+    const { rows } = await sql.query<{ id: number; template: MailKind; attempts: number; email: string; username: string; alias: string | null; locale: Locale }>(
+      `select q.id, q.template, q.attempts, u.email::text, u.username::text, u.alias, u.locale
+         from app_private.workflow_mails q join app_public.users u on u.id = q.user_id
+        where q.run_after <= now() order by q.id limit $1 for update of q skip locked`,
+      [limit],
+    );
+    let sent = 0;
+    for (const row of rows) {
+      const ok = await ctx.mailer.send({
+        to: row.email,
+        kind: row.template,
+        locale: row.locale,
+        params: { username: row.alias ?? row.username, link: `${ctx.config.publicUrl}/due` },
+      });
+      if ((await settleQueuedMail(sql, 'app_private.workflow_mails', row, ok, MAIL_ATTEMPTS, ctx.log)) === 'sent') sent += 1;
+    }
+    return sent;
+  });
+}
+
+/** Runs `tick` every intervalMs until stopped; a failure is logged and the next run tries again. */
+export function startWorkflowScheduler(ctx: SchedulerContext, intervalMs: number): Periodic {
+  return startPeriodic('workflow scheduler', intervalMs, ctx.log, async () => {
+    const counts = await tick(ctx);
+    if (counts.jobs + counts.outbox + counts.starts + counts.mails > 0) ctx.log.debug(counts, 'workflow scheduler ran');
+  });
+}

@@ -1,0 +1,176 @@
+/**
+ * /messungen/<time>: the questionnaires due at one time of measurement, in the schedule's
+ * order. An overview says what is done; "start" or "continue" opens the first one not yet
+ * complete (`?q=<code>` keeps the place across a reload), and finishing one opens the next.
+ * After each screening questionnaire the profile is read again: the server may have excluded
+ * the patient, who then sees a kind explanation instead of more questions.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { INSTRUMENTS, isInstrumentCode, wordingFor, type InstrumentCode } from '../../../domain/instruments';
+import type { Locale } from '../../../domain/locales';
+import { recordStatus, type MeasurementTime, type RecordStatus } from '../../../domain/measurements';
+import { routeById } from '../../../domain/routes';
+import { ApiError } from '../../api/client';
+import { useSession } from '../../session/session';
+import { Alert, Page, Spinner } from '../../ui/ui';
+import { loadRecord, loadSchedule } from './api';
+import { ExcludedNotice, NoPatientCase, SignInPrompt } from './notices';
+import { QuestionnaireForm } from './QuestionnaireForm';
+import './measurements.css';
+
+export const TIME_ROUTES = {
+  screening: 'measurementScreening',
+  pre: 'measurementPre',
+  post: 'measurementPost',
+  fu1: 'measurementFu1',
+  fu2: 'measurementFu2',
+} as const satisfies Record<MeasurementTime, string>;
+
+/** The path of a time's screen, optionally opening one questionnaire. */
+export function measurementPath(time: MeasurementTime, code?: InstrumentCode): string {
+  const path = routeById(TIME_ROUTES[time]).path;
+  return code ? `${path}?q=${code}` : path;
+}
+
+type Statuses = Partial<Record<InstrumentCode, RecordStatus>>;
+
+/** The battery and where the patient stands with each questionnaire. */
+function useBattery(time: MeasurementTime, caseId: string | null) {
+  const [battery, setBattery] = useState<InstrumentCode[] | null>(null);
+  const [statuses, setStatuses] = useState<Statuses | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (!caseId) return;
+    let stale = false;
+    setError(null);
+    loadSchedule()
+      .then(async (schedule) => {
+        const codes = [...schedule[time]];
+        const records = await Promise.all(codes.map((code) => loadRecord(code, caseId, time)));
+        if (stale) return;
+        setBattery(codes);
+        setStatuses(Object.fromEntries(codes.map((code, i) => [code, recordStatus(INSTRUMENTS[code], records[i])])));
+      })
+      .catch((caught: unknown) => {
+        if (!stale) setError(caught instanceof ApiError ? caught : new ApiError(0, 'network', String(caught)));
+      });
+    return () => {
+      stale = true;
+    };
+  }, [time, caseId, attempt]);
+  const markComplete = useCallback((code: InstrumentCode) => setStatuses((s) => ({ ...s, [code]: 'complete' })), []);
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  return { battery, statuses, error, markComplete, retry };
+}
+
+export function MeasurementPage({ time }: { time: MeasurementTime }) {
+  const { t } = useTranslation();
+  const { user, currentCaseId } = useSession();
+  const title = t(`nav.${TIME_ROUTES[time]}`);
+  if (!user) {
+    return (
+      <Page title={title} width="reading">
+        <SignInPrompt />
+      </Page>
+    );
+  }
+  if (user.excluded) {
+    return (
+      <Page title={title} width="reading">
+        <ExcludedNotice />
+      </Page>
+    );
+  }
+  if (!user.is_patient_account || !currentCaseId) {
+    return (
+      <Page title={title} width="reading">
+        <NoPatientCase patient={user.is_patient_account} />
+      </Page>
+    );
+  }
+  return (
+    <Page title={title} width="reading">
+      <Battery time={time} caseId={currentCaseId} userId={user.id} />
+    </Page>
+  );
+}
+
+function Battery({ time, caseId, userId }: { time: MeasurementTime; caseId: string; userId: string }) {
+  const { t, i18n } = useTranslation();
+  const { reloadProfile } = useSession();
+  const [params, setParams] = useSearchParams();
+  const { battery, statuses, error, markComplete, retry } = useBattery(time, caseId);
+
+  if (error) {
+    return (
+      <Alert kind="error" title={t('measurements.loadFailed')}>
+        <button type="button" className="button button--secondary button--small" onClick={retry}>
+          {t('measurements.tryAgain')}
+        </button>
+      </Alert>
+    );
+  }
+  if (!battery || !statuses) return <Spinner />;
+  if (battery.length === 0) return <p>{t('measurements.nothingDue')}</p>;
+
+  const open = params.get('q');
+  const openCode = isInstrumentCode(open) && battery.includes(open) ? open : null;
+  const firstOpen = battery.find((code) => statuses[code] !== 'complete');
+
+  async function completed(code: InstrumentCode): Promise<void> {
+    markComplete(code);
+    // The screening's answers may have excluded the patient (the server decides); ask again.
+    if (time === 'screening') await reloadProfile();
+    const after = battery!.slice(battery!.indexOf(code) + 1).find((c) => statuses![c] !== 'complete');
+    const next = after ?? battery!.find((c) => c !== code && statuses![c] !== 'complete');
+    setParams(next ? { q: next } : {});
+  }
+
+  if (openCode) {
+    return (
+      <QuestionnaireForm
+        key={openCode}
+        code={openCode}
+        time={time}
+        caseId={caseId}
+        userId={userId}
+        position={battery.indexOf(openCode) + 1}
+        count={battery.length}
+        onComplete={() => void completed(openCode)}
+      />
+    );
+  }
+
+  const done = battery.filter((code) => statuses[code] === 'complete').length;
+  return (
+    <div className="battery">
+      {firstOpen ? (
+        <>
+          <p>{t('measurements.intro', { count: battery.length })}</p>
+          <p className="muted">{t('measurements.savedAsYouGo')}</p>
+        </>
+      ) : (
+        <Alert kind="success" title={t('measurements.allDone')}>
+          {t('measurements.allDoneBody')}
+        </Alert>
+      )}
+      <p className="muted">{t('measurements.doneOf', { done, total: battery.length })}</p>
+      <ol className="battery__list">
+        {battery.map((code) => (
+          <li key={code} className="battery__item">
+            <span>{wordingFor(INSTRUMENTS[code], { kind: 'title' }, i18n.language as Locale) ?? code}</span>
+            <span className={`status status--${statuses[code] ?? 'not_started'}`}>{t(`measurements.status.${statuses[code] ?? 'not_started'}`)}</span>
+          </li>
+        ))}
+      </ol>
+      {firstOpen ? (
+        <button type="button" className="button" onClick={() => setParams({ q: firstOpen })}>
+          {done > 0 || statuses[firstOpen] === 'in_progress' ? t('measurements.continue') : t('measurements.start')}
+        </button>
+      ) : null}
+    </div>
+  );
+}

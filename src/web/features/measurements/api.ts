@@ -1,0 +1,58 @@
+/**
+ * The server calls of the measurement screens: the schedule, a record per questionnaire and
+ * time, saving answers as the patient goes (an upsert on case and time of measurement, so a
+ * retried save never makes a second record) and a trial's installed wording.
+ */
+import type { Answers, InstrumentCode } from '../../../domain/instruments';
+import type { MeasurementSchedule, MeasurementTime } from '../../../domain/measurements';
+import type { AnswerChanges } from '../../../domain/questionnaire-form';
+import { api } from '../../api/client';
+
+/** A stored record as the patient reads it: answers and record columns, scores always empty. */
+export type StoredRecord = Answers & { id?: string; time_of_measurement?: string };
+
+let schedule: Promise<MeasurementSchedule> | null = null;
+
+/** The installation's schedule; asked once per page load (it changes only with a restart). */
+export function loadSchedule(): Promise<MeasurementSchedule> {
+  schedule ??= api<{ schedule: MeasurementSchedule }>('GET', '/api/measurements/schedule', { anonymous: true }).then(
+    (body) => body.schedule,
+    (error: unknown) => {
+      schedule = null;
+      throw error;
+    },
+  );
+  return schedule;
+}
+
+/** The case's record of one questionnaire at one time, or an empty one. */
+export async function loadRecord(code: InstrumentCode, caseId: string, time: MeasurementTime): Promise<StoredRecord> {
+  const query = new URLSearchParams({ case_id: `eq.${caseId}`, time_of_measurement: `eq.${time}` });
+  const rows = await api<StoredRecord[]>('GET', `/api/${code}?${query.toString()}`);
+  return rows[0] ?? {};
+}
+
+/** Every record of one questionnaire in the case, by time of measurement (for /frageboegen). */
+export async function loadRecordsByTime(code: InstrumentCode, caseId: string): Promise<Partial<Record<MeasurementTime, StoredRecord>>> {
+  const rows = await api<StoredRecord[]>('GET', `/api/${code}?case_id=eq.${encodeURIComponent(caseId)}`);
+  return Object.fromEntries(rows.map((row) => [row.time_of_measurement, row]));
+}
+
+/** Saves some answers into the record (creating it on the first answer). */
+export async function saveAnswers(code: InstrumentCode, caseId: string, time: MeasurementTime, changes: AnswerChanges): Promise<void> {
+  await api('POST', `/api/${code}`, {
+    body: { case_id: caseId, time_of_measurement: time, ...changes },
+    headers: { prefer: 'resolution=merge-duplicates, return=representation' },
+  });
+}
+
+/** A trial's installed texts of one instrument (template code → text); none is no error. */
+export async function loadWording(code: InstrumentCode, locale: string): Promise<Record<string, string>> {
+  try {
+    const body = await api<{ texts: Record<string, string> }>('GET', `/api/wording/${code}?locale=${encodeURIComponent(locale)}`, { anonymous: true });
+    return body.texts;
+  } catch {
+    // Without installed wording the neutral labels are shown; that is never a reason to stop.
+    return {};
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The open workflow tasks of one case, for its detail page: name (linked to the task screen),
+ * due date with overdue marked, and who is to do it.
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useLoad } from '../../api/useLoad';
+import { ErrorAlert } from '../../ui/ErrorAlert';
+import { loadCaseTasks, type TaskRow } from './api';
+import { DueDate, TaskGroups, useTaskName } from './labels';
+import { useWorkflowRefresh } from './useWorkflowRefresh';
+
+export function CaseTasksSection({ caseId }: { caseId: string }) {
+  const { t } = useTranslation();
+  const taskName = useTaskName();
+  const refresh = useWorkflowRefresh();
+  const [now] = useState(() => new Date());
+  const { data, error } = useLoad<TaskRow[]>(() => loadCaseTasks(caseId), `${caseId}|${refresh}`);
+  return (
+    <section aria-labelledby="case-tasks-title">
+      <h2 id="case-tasks-title">{t('tasks.caseTasks')}</h2>
+      <ErrorAlert error={error} />
+      {data && data.length === 0 ? <p>{t('tasks.noOpenTasks')}</p> : null}
+      {data && data.length > 0 ? (
+        <ul className="plain-list case-tasks">
+          {data.map((task) => (
+            <li key={task.id}>
+              <Link to={`/admin/tasks/${task.id}`}>{taskName(task)}</Link>
+              {' · '}
+              <DueDate due={task.due} now={now} />
+              {' · '}
+              <TaskGroups groups={task.candidateGroups} assignee={task.assignee} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,239 @@
+/**
+ * One workflow task (route /admin/tasks/{id}): what it is, its case and process, the process
+ * variables the person may read, and its form (camunda:formData: string, long, boolean, enum,
+ * date). Completing it posts the form as Camunda-typed variables to
+ * POST /api/workflow/rest/task/{id}/submit-form; then the workflow data is fetched again and the
+ * person returns to the list, which says the task was completed. No spinner (spec §2).
+ */
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { formVariables, initialFormValues, isSupportedField, variableText, type FormFieldError, type FormValues, type TaskFormField } from '../../../domain/workflow-tasks';
+import { useLoad } from '../../api/useLoad';
+import { useSession } from '../../session/session';
+import { ErrorAlert } from '../../ui/ErrorAlert';
+import { Alert, Checkbox, Page, SelectField, TextArea, TextField } from '../../ui/ui';
+import { StageName } from '../cases/labels';
+import { loadProcessVariables, loadTask, submitTaskForm, type TaskDetail, type TypedVariables } from './api';
+import { DueDate, TaskGroups, useDateTime, useTaskName } from './labels';
+import type { TaskListState } from './TaskListPage';
+import { workflowChanged } from './useWorkflowRefresh';
+
+function useFieldLabel() {
+  const { t } = useTranslation();
+  return {
+    label: (field: TaskFormField) => t(`tasks.fields.${field.id}`, { defaultValue: field.label ?? field.id }),
+    choice: (field: TaskFormField, choice: { id: string; name?: string }) => t(`tasks.choices.${field.id}.${choice.id}`, { defaultValue: choice.name ?? choice.id }),
+  };
+}
+
+function FormFieldInput({ field, value, error, onChange }: { field: TaskFormField; value: string | boolean; error: FormFieldError | undefined; onChange(value: string | boolean): void }) {
+  const { t } = useTranslation();
+  const { label, choice } = useFieldLabel();
+  const errors = error ? [{ code: `task_${error}`, message: t(`tasks.fieldErrors.${error}`) }] : [];
+  const name = `field-${field.id}`;
+  switch (field.type) {
+    case 'boolean':
+      return <Checkbox label={label(field)} name={name} checked={value === true} onChange={(e) => onChange(e.target.checked)} errors={errors} />;
+    case 'enum':
+      return (
+        <SelectField
+          label={label(field)}
+          name={name}
+          required
+          value={String(value)}
+          onChange={(e) => onChange(e.target.value)}
+          errors={errors}
+          options={[{ value: '', label: t('tasks.choose') }, ...(field.values ?? []).map((c) => ({ value: c.id, label: choice(field, c) }))]}
+        />
+      );
+    case 'long':
+      return <TextField label={label(field)} name={name} required inputMode="numeric" dir="ltr" value={String(value)} onChange={(e) => onChange(e.target.value)} errors={errors} />;
+    case 'date':
+      return <TextField label={label(field)} name={name} required type="date" value={String(value)} onChange={(e) => onChange(e.target.value)} errors={errors} />;
+    case 'string':
+      return <TextArea label={label(field)} name={name} required rows={3} value={String(value)} onChange={(e) => onChange(e.target.value)} errors={errors} />;
+    default:
+      return (
+        <Alert kind="warning" title={label(field)}>
+          {t('tasks.unsupportedField', { type: field.type })}
+        </Alert>
+      );
+  }
+}
+
+function TaskForm({ task }: { task: TaskDetail }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const taskName = useTaskName();
+  const [values, setValues] = useState<FormValues>(() => initialFormValues(task.formFields));
+  const [errors, setErrors] = useState<Record<string, FormFieldError>>({});
+  const [failure, setFailure] = useState<{ status: number; body: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submittable = task.formFields.every(isSupportedField);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = formVariables(task.formFields, values, user?.time_zone ?? 'UTC');
+    if (!result.ok) {
+      setErrors(result.errors);
+      return;
+    }
+    setErrors({});
+    setFailure(null);
+    setBusy(true);
+    const outcome = await submitTaskForm(task.id, result.variables);
+    setBusy(false);
+    if (!outcome.ok) {
+      setFailure(outcome);
+      return;
+    }
+    workflowChanged();
+    const state: TaskListState = { completed: taskName(task) };
+    void navigate('/admin/tasks', { state });
+  };
+
+  return (
+    <section className="card" aria-labelledby="task-form-title">
+      <h2 id="task-form-title">{t('tasks.complete')}</h2>
+      {task.formFields.length === 0 ? <p>{t('tasks.noForm')}</p> : null}
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        {task.formFields.map((field) => (
+          <FormFieldInput
+            key={field.id}
+            field={field}
+            value={values[field.id] ?? ''}
+            error={errors[field.id]}
+            onChange={(value) => setValues((current) => ({ ...current, [field.id]: value }))}
+          />
+        ))}
+        {failure ? (
+          <Alert kind="error" title={t('tasks.submitFailed')}>
+            {failure.status === 0 ? t('errorCodes.network') : t('tasks.submitFailedStatus', { status: failure.status })}
+          </Alert>
+        ) : null}
+        <div className="button-row">
+          <button type="submit" className="button" disabled={busy || !submittable} aria-disabled={busy || undefined}>
+            {busy ? t('tasks.completing') : t('tasks.completeButton')}
+          </button>
+          <Link to="/admin/tasks" className="button button--secondary">
+            {t('tasks.backToList')}
+          </Link>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Variables({ processInstanceId }: { processInstanceId: string }) {
+  const { t } = useTranslation();
+  const { data, loading } = useLoad<TypedVariables | null>(() => loadProcessVariables(processInstanceId), processInstanceId);
+  const entries = Object.entries(data ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  return (
+    <section className="card" aria-labelledby="task-variables-title">
+      <h2 id="task-variables-title">{t('tasks.variables')}</h2>
+      {loading ? <p>{t('common.loading')}</p> : null}
+      {!loading && data === null ? <p>{t('tasks.variablesHidden')}</p> : null}
+      {!loading && data && entries.length === 0 ? <p>{t('tasks.noVariables')}</p> : null}
+      {entries.length > 0 ? (
+        <dl className="facts">
+          {entries.map(([name, variable]) => (
+            <div key={name} className="changes__row">
+              <dt dir="ltr">{name}</dt>
+              <dd dir="auto">{variableText(variable)}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+    </section>
+  );
+}
+
+function TaskFacts({ task }: { task: TaskDetail }) {
+  const { t } = useTranslation();
+  const dateTime = useDateTime();
+  const now = new Date();
+  const process = task.workflowInstanceByProcessInstanceId;
+  return (
+    <dl className="facts card">
+      <dt>{t('tasks.case')}</dt>
+      <dd>
+        <Link to={`/admin/cases/${task.caseId}`} dir="ltr">
+          {task.caseByCaseId?.shortId}
+        </Link>
+        {task.caseByCaseId ? (
+          <>
+            {' · '}
+            <StageName stage={task.caseByCaseId.stage} />
+          </>
+        ) : null}
+      </dd>
+      <dt>{t('tasks.for')}</dt>
+      <dd>
+        <TaskGroups groups={task.candidateGroups} assignee={task.assignee} />
+      </dd>
+      <dt>{t('tasks.due')}</dt>
+      <dd>{task.endTime ? (task.due ? dateTime(task.due) : t('tasks.noDue')) : <DueDate due={task.due} now={now} />}</dd>
+      {task.followUp ? (
+        <>
+          <dt>{t('tasks.followUp')}</dt>
+          <dd>{dateTime(task.followUp)}</dd>
+        </>
+      ) : null}
+      <dt>{t('tasks.priority')}</dt>
+      <dd>{task.priority}</dd>
+      <dt>{t('tasks.created')}</dt>
+      <dd>{dateTime(task.created)}</dd>
+      {process ? (
+        <>
+          <dt>{t('tasks.process')}</dt>
+          <dd>
+            <span dir="ltr">
+              {process.definitionKey} v{process.definitionVersion}
+            </span>
+            {' · '}
+            {t(`tasks.states.${process.state}`, { defaultValue: process.state })}
+          </dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+export function TaskDetailPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const taskName = useTaskName();
+  const dateTime = useDateTime();
+  const { data: task, error, loading } = useLoad(() => loadTask(id), id);
+
+  if (!task) {
+    return (
+      <Page title={t('nav.adminTask')}>
+        <ErrorAlert error={error} />
+        {loading ? <p>{t('common.loading')}</p> : null}
+        {!loading && !error ? <Alert kind="warning">{t('tasks.notFound')}</Alert> : null}
+        <Link to="/admin/tasks">{t('tasks.backToList')}</Link>
+      </Page>
+    );
+  }
+  return (
+    <Page title={taskName(task)}>
+      <TaskFacts task={task} />
+      {task.endTime ? (
+        <Alert kind="info">
+          {task.deleteReason === 'completed' ? t('tasks.alreadyCompleted', { when: dateTime(task.endTime) }) : t('tasks.alreadyClosed', { when: dateTime(task.endTime) })}
+        </Alert>
+      ) : task.mayComplete ? (
+        <TaskForm task={task} />
+      ) : (
+        <Alert kind="info">{t('tasks.notYours')}</Alert>
+      )}
+      <Variables processInstanceId={task.processInstanceId} />
+      <p>
+        <Link to="/admin/tasks">{t('tasks.backToList')}</Link>
+      </p>
+    </Page>
+  );
+}

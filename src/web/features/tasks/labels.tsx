@@ -1,0 +1,51 @@
+/**
+ * How tasks read on screen: the BPMN names are English, so known tasks, groups, form fields and
+ * timers of workflows/trial.bpmn are translated by their ids, and anything else falls back to
+ * the name in the definition.
+ */
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../domain/format';
+import { isOverdue } from '../../../domain/workflow-tasks';
+import { currentLocale } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+
+export function useTaskName(): (task: { taskDefinitionKey: string; name: string | null }) => string {
+  const { t } = useTranslation();
+  return (task) => t(`tasks.names.${task.taskDefinitionKey}`, { defaultValue: task.name ?? task.taskDefinitionKey });
+}
+
+export function TaskGroups({ groups, assignee }: { groups: readonly (string | null)[]; assignee: string | null }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const parts = groups.filter((g): g is string => Boolean(g)).map((g) => t(`tasks.groups.${g}`, { defaultValue: g }));
+  if (assignee) parts.push(assignee === user?.id ? t('tasks.assignedToMe') : t('tasks.assignedToPerson'));
+  return <>{parts.length ? parts.join(', ') : t('tasks.nobody')}</>;
+}
+
+export function useDateTime(): (value: string | Date) => string {
+  const { user } = useSession();
+  return (value) => formatDateTime(new Date(value), currentLocale(), user?.time_zone ?? 'UTC');
+}
+
+/** The due date; overdue ones say so in words and colour (not colour alone). */
+export function DueDate({ due, now }: { due: string | null; now: Date }) {
+  const { t } = useTranslation();
+  const dateTime = useDateTime();
+  if (!due) return <span className="muted">{t('tasks.noDue')}</span>;
+  const overdue = isOverdue(due, now);
+  return (
+    <span className={overdue ? 'task-due task-due--overdue' : 'task-due'}>
+      <time dateTime={due}>{dateTime(due)}</time>
+      {overdue ? <span className="badge badge--danger badge--inline task-due__flag">{t('tasks.overdue')}</span> : null}
+    </span>
+  );
+}
+
+/** A timer of a process (my_dates): reminders and follow-up waits of the trial by name. */
+export function useTimerLabel(): (entry: { name: string; label: string | null }) => string {
+  const { t } = useTranslation();
+  return (entry) => {
+    if (entry.name.endsWith('Reminder')) return t('tasks.timers.reminder');
+    return t(`tasks.timers.${entry.name}`, { defaultValue: entry.label ?? entry.name });
+  };
+}

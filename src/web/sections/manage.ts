@@ -1,0 +1,2 @@
+// The "manage" section (spec §2): an interviewer's time slots.
+export { ManagePage } from '../features/interviews/ManagePage';

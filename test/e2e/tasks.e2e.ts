@@ -1,0 +1,206 @@
+/**
+ * The workflow screens in a real browser, on the real engine: a patient's trial starts as
+ * registration starts it; signed out, /due asks to sign in; the patient (Arabic, phone) sees
+ * "book an interview" on /due, books, and the task is gone; the interviewer (English, wide)
+ * finds the outcome task in /admin/tasks, opens it, fills its form and completes it, and it
+ * leaves the list; a coordinator (German, phone) filters the list, and a submit that the server
+ * refuses shows the spec §8 alert with status and body; /workflows shows the trial, its dates and
+ * the task log. Every screen is axe clean and fits 360 px.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember } from '../../src/server/admin/accounts';
+import { shortId } from '../../src/domain/short-id';
+import ar from '../../src/web/i18n/ar.json';
+import de from '../../src/web/i18n/de.json';
+import en from '../../src/web/i18n/en.json';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { expectAccessible, expectNoOverflow, launchBrowser, openPage, screenshot, type WatchedPage } from '../helpers/browser';
+
+let t: TestApp;
+let browser: Browser;
+type Person = Awaited<ReturnType<TestApp['user']>>;
+let interviewer: Person;
+let coordinator: Person;
+let patient: Person;
+let caseId: string;
+
+const pool = () => t.database.db.pool;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  browser = await launchBrowser();
+  interviewer = await t.user({ flags: ['interviewer'], locale: 'en', timeZone: 'Europe/Berlin' });
+  coordinator = await t.user({ flags: ['coordinator'], locale: 'de', timeZone: 'Europe/Berlin' });
+  patient = await t.user({ flags: ['patient'], locale: 'ar', timeZone: 'Asia/Baghdad' });
+  caseId = patient.caseId!;
+  await addMember(pool(), caseId, interviewer.username, ['interviewer']);
+  // As registration does: the start is queued and the scheduler runs it.
+  await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [caseId]);
+  await t.sanad.workflow.tick();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function pageAs(person: Person | null, locale: 'ar' | 'de' | 'en', width: number): Promise<WatchedPage> {
+  const watched = await openPage(browser, { locale, width });
+  if (person) await watched.context.addInitScript((token) => sessionStorage.setItem('authToken', token), person.token);
+  return watched;
+}
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(t.url + path);
+  await page.locator('h1').first().waitFor();
+}
+
+
+
+async function openTaskId(key: string): Promise<string> {
+  const { rows } = await pool().query(`select id from app_public.workflow_tasks where case_id = $1 and task_definition_key = $2 and end_time is null`, [caseId, key]);
+  expect(rows, `open ${key}`).toHaveLength(1);
+  return rows[0].id as string;
+}
+
+describe('workflow task screens', () => {
+  it('signed out, /due asks to sign in and come back', { timeout: 60_000 }, async () => {
+    const anon = await pageAs(null, 'ar', 360);
+    await open(anon.page, '/due');
+    const signIn = anon.page.getByRole('link', { name: ar.tasks.signIn });
+    await signIn.waitFor();
+    expect(await signIn.getAttribute('href')).toBe('/login?returnTo=/due');
+    expect(await anon.page.locator('html').getAttribute('dir')).toBe('rtl');
+    await expectNoOverflow(anon.page, '/due signed out');
+    await expectAccessible(anon.page, '/due signed out (ar)');
+    await anon.context.close();
+  });
+
+  it('patient, interviewer and coordinator move the trial through the screens', { timeout: 240_000 }, async () => {
+    // The patient's first task links to the screening questionnaires.
+    const pt = await pageAs(patient, 'ar', 360);
+    await open(pt.page, '/due');
+    const dueList = pt.page.getByRole('list', { name: ar.tasks.dueList });
+    await dueList.getByRole('heading', { name: ar.tasks.names.screeningTask }).waitFor();
+    expect(await dueList.getByRole('link').first().getAttribute('href')).toBe('/messungen/screening');
+    await expectNoOverflow(pt.page, '/due at 360 px');
+    await expectAccessible(pt.page, '/due (ar)');
+    await screenshot(pt.page, 'due-ar-360');
+
+    // The questionnaires report the screening (as that feature does, through the outbox).
+    await pool().query(`select app_hidden.notify_workflow($1, 'screeningCompleted', '{"excluded":{"value":false,"type":"Boolean"}}')`, [caseId]);
+    await t.sanad.workflow.tick();
+    // Coming back to the tab fetches again: the screening task is gone, booking is due.
+    await pt.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await dueList.getByRole('heading', { name: ar.tasks.names.bookTask }).waitFor();
+    await expect.poll(() => dueList.getByRole('heading', { name: ar.tasks.names.screeningTask }).count()).toBe(0);
+
+    // The matching action: the patient follows the link and books the interview.
+    const starts = Date.now() + 2 * 86_400_000;
+    const created = await t.graphql(
+      `mutation($s: Datetime!, $e: Datetime!) { createOffer(input: { startsAt: $s, endsAt: $e }) { interviewOffer { id } } }`,
+      { s: new Date(starts).toISOString(), e: new Date(starts + 45 * 60_000).toISOString() },
+      interviewer.token,
+    );
+    expect(created.errors).toBeUndefined();
+    await dueList.getByRole('link', { name: new RegExp(ar.tasks.actions.bookTask) }).click();
+    await pt.page.getByRole('heading', { level: 1, name: ar.interviews.booking.title }).waitFor();
+    await pt.page.locator('.slot-button').first().click();
+    await pt.page.getByText(ar.interviews.booking.booked).waitFor();
+    await t.sanad.workflow.tick();
+    await open(pt.page, '/due');
+    await pt.page.getByText(ar.tasks.nothingDue).waitFor();
+
+    // The patient's process: the current trial, its dates and the task log.
+    await open(pt.page, '/workflows');
+    await pt.page.getByRole('heading', { name: ar.tasks.currentTrial }).waitFor();
+    await pt.page.getByText(ar.tasks.states.ACTIVE).waitFor();
+    const log = pt.page.getByRole('region', { name: ar.tasks.taskLog });
+    await log.getByRole('heading', { name: ar.tasks.names.screeningTask }).waitFor();
+    await log.getByRole('heading', { name: ar.tasks.names.bookTask }).waitFor();
+    await expectNoOverflow(pt.page, '/workflows at 360 px');
+    await expectAccessible(pt.page, '/workflows (ar)');
+    await screenshot(pt.page, 'workflows-ar-360');
+
+    // The interviewer finds the outcome task in the staff list (a table on a wide screen).
+    const iv = await pageAs(interviewer, 'en', 1280);
+    await open(iv.page, '/admin/tasks');
+    const table = iv.page.getByRole('table');
+    const row = table.getByRole('row', { name: new RegExp(en.tasks.names.interviewTask) });
+    await row.waitFor();
+    await row.getByRole('link', { name: shortId(caseId) }).waitFor();
+    await expectAccessible(iv.page, '/admin/tasks (en, wide)');
+    await screenshot(iv.page, 'admin-tasks-en-wide');
+    await row.getByRole('link', { name: en.tasks.names.interviewTask }).click();
+    await iv.page.getByRole('heading', { level: 1, name: en.tasks.names.interviewTask }).waitFor();
+    await iv.page.getByRole('link', { name: shortId(caseId) }).waitFor();
+    // Process variables are for the care team: the interviewer reads them.
+    await iv.page.getByRole('region', { name: en.tasks.variables }).getByText('caseId').waitFor();
+    await expectAccessible(iv.page, '/admin/tasks/{id} (en)');
+    // An empty choice is refused in the form, nothing sent.
+    await iv.page.getByRole('button', { name: en.tasks.completeButton }).click();
+    await iv.page.getByText(en.tasks.fieldErrors.required).waitFor();
+    await openTaskId('interviewTask');
+    // By keyboard: choose the outcome and submit with Enter.
+    await iv.page.getByLabel(new RegExp(`^${en.tasks.fields.outcome}`)).selectOption('ptsd');
+    await iv.page.getByRole('button', { name: en.tasks.completeButton }).focus();
+    await iv.page.keyboard.press('Enter');
+    await iv.page.getByText(en.tasks.completedNamed.replace('{{name}}', en.tasks.names.interviewTask)).waitFor();
+    // The list was fetched again: the outcome task is gone, the coordinator's randomization is new.
+    await table.getByRole('row', { name: new RegExp(en.tasks.names.randomizeTask) }).waitFor();
+    expect(await table.getByRole('row', { name: new RegExp(en.tasks.names.interviewTask) }).count()).toBe(0);
+    expect(iv.consoleErrors).toEqual([]);
+
+    // Accepted: the coordinator's randomization is due. On a phone, in German: cards, filters.
+    const co = await pageAs(coordinator, 'de', 360);
+    await open(co.page, '/admin/tasks?group=coordinators');
+    const card = co.page.locator('.card', { hasText: shortId(caseId) });
+    await card.getByRole('link', { name: de.tasks.names.randomizeTask }).waitFor();
+    await expectNoOverflow(co.page, '/admin/tasks at 360 px');
+    await expectAccessible(co.page, '/admin/tasks (de, 360)');
+    await screenshot(co.page, 'admin-tasks-de-360');
+    await co.page.getByLabel(de.tasks.overdueOnly).click();
+    await expect.poll(() => co.page.url()).toContain('overdue=1');
+    await expect.poll(() => co.page.getByLabel(de.tasks.overdueOnly).isChecked()).toBe(true);
+    await expect.poll(() => co.page.locator('.card', { hasText: shortId(caseId) }).count()).toBe(0);
+    await co.page.getByLabel(de.tasks.overdueOnly).click();
+    await expect.poll(() => co.page.url()).not.toContain('overdue=1');
+    await co.page.getByLabel(new RegExp(`^${de.tasks.caseSearch}`)).fill(shortId(caseId));
+    await co.page.getByRole('button', { name: de.tasks.search }).click();
+    await co.page.getByRole('heading', { name: de.tasks.range.replace('{{from}}', '1').replace('{{to}}', '1').replace('{{total}}', '1') }).waitFor();
+    await card.getByRole('link', { name: de.tasks.names.randomizeTask }).click();
+    await co.page.getByRole('heading', { level: 1, name: de.tasks.names.randomizeTask }).waitFor();
+    await co.page.getByLabel(new RegExp(`^${de.tasks.fields.treatment}`)).fill('CBT');
+    await expectNoOverflow(co.page, '/admin/tasks/{id} at 360 px');
+    await expectAccessible(co.page, '/admin/tasks/{id} (de, 360)');
+
+    // Someone else completes it first: the server refuses, the spec §8 alert shows status and body.
+    const randomize = await openTaskId('randomizeTask');
+    const elsewhere = await t.api('POST', `/api/workflow/rest/task/${randomize}/submit-form`, {
+      token: coordinator.token,
+      body: { variables: { treatment: { value: 'IPT', type: 'String' } } },
+    });
+    expect(elsewhere.status).toBe(204);
+    const alerts: string[] = [];
+    co.page.once('dialog', (dialog) => {
+      alerts.push(dialog.message());
+      void dialog.accept();
+    });
+    await co.page.getByRole('button', { name: de.tasks.completeButton }).click();
+    await expect.poll(() => alerts.length).toBe(1);
+    expect(alerts[0]).toMatch(/^404 \{"type":"RestException","message":"Cannot submit task form/);
+    await co.page.getByText(de.tasks.submitFailedStatus.replace('{{status}}', '404')).waitFor();
+
+    // The case page lists the case's open tasks (the pre-treatment questionnaires now).
+    await open(co.page, `/admin/cases/${caseId}`);
+    await co.page.getByRole('region', { name: de.tasks.caseTasks }).getByRole('link', { name: de.tasks.names.preTask }).waitFor();
+    await expectAccessible(co.page, '/admin/cases/{id} with tasks (de)');
+
+    // The patient's new task appears on /due.
+    await open(pt.page, '/due');
+    await dueList.getByRole('heading', { name: ar.tasks.names.preTask }).waitFor();
+    expect(pt.consoleErrors).toEqual([]);
+    for (const watched of [pt, iv, co]) await watched.context.close();
+  });
+});
