@@ -65,7 +65,7 @@ export function serverPoolSize(): number {
 }
 
 /** The app as production runs it, on a free local port, with rate limits out of the way. */
-export async function startServer(database: BenchDatabase): Promise<{ sanad: SanadApp; baseUrl: string }> {
+export async function startServer(database: BenchDatabase, env: Record<string, string> = {}): Promise<{ sanad: SanadApp; baseUrl: string }> {
   const config = loadConfig({
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
@@ -74,6 +74,7 @@ export async function startServer(database: BenchDatabase): Promise<{ sanad: San
     DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE,
     JWT_SECRET: crypto.randomBytes(36).toString('base64url'),
     AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...env,
   });
   const sanad = await buildApp({ config, db: database.db });
   await sanad.app.listen({ host: '127.0.0.1', port: 0 });

@@ -21,6 +21,7 @@ import { registerAuthRoutes } from './auth/routes';
 import type { AuthContext } from './auth/service';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createGraphql, GRAPHIQL_PATH } from './graphql/preset';
+import { ReadCache } from './graphql/read-cache';
 import { createLogger } from './logger';
 import { registerPageRoutes } from './content/pages';
 import { registerMeasurementRoutes } from './measurements';
@@ -150,6 +151,9 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerMeasurementRoutes(app, db.pool, config);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
+  // Polled interview reads are answered from kept answers while their data is unchanged.
+  const readCache = config.readCacheMb > 0 ? new ReadCache({ pool: db.pool, maxBytes: config.readCacheMb * 1024 * 1024 }) : undefined;
+  readCache?.register(app);
   const graphql = createGraphql({ pool: db.pool, graphiql: config.env !== 'production', maxRequestLength: config.bodyLimitBytes });
   await graphql.createServ(grafserv).addTo(app);
   if (config.env !== 'production') {

@@ -49,6 +49,8 @@ export interface Config {
   workflowRetrySeconds: number;
   /** Folder of the BPMN files deployed at start. */
   workflowsDir: string;
+  /** Memory for kept answers of polled GraphQL reads, in MiB (0: no read cache). */
+  readCacheMb: number;
   /** Questionnaires due at each time of measurement (MEASUREMENTS_SCREENING, …_PRE, …). */
   measurementSchedule: MeasurementSchedule;
 }
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     actionTokenTtlSeconds: intSetting(env, 'ACTION_TOKEN_TTL_SECONDS', 48 * 3600, 60),
     notificationQuietSeconds: intSetting(env, 'NOTIFICATION_QUIET_SECONDS', 30 * 60, 0),
+    readCacheMb: intSetting(env, 'READ_CACHE_MB', 64, 0),
     notificationIntervalMs: intSetting(env, 'NOTIFICATION_INTERVAL_MS', nodeEnv === 'test' ? 0 : 5000, 0),
     workflowIntervalMs: intSetting(env, 'WORKFLOW_INTERVAL_MS', nodeEnv === 'test' ? 0 : 1000, 0),
     workflowMaxAttempts: intSetting(env, 'WORKFLOW_MAX_ATTEMPTS', 5, 1),

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dayKey, formatSlot, formatTime } from '../../../domain/format';
-import { isPast, type InterviewAction } from '../../../domain/interviews';
+import { isPast, isUpcoming, type InterviewAction } from '../../../domain/interviews';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
 import { useConfirm } from '../../ui/confirm';
@@ -17,9 +17,6 @@ import { shortId } from '../../../domain/short-id';
 import { bookInterview, cancelInterviewBooking, loadAvailableDates, loadCaseBookings, loadCasesForBooking, type AvailableDate, type CaseBooking } from './queries';
 import { dayHeading, JoinLink, useNow, useZone, ZoneNote } from './shared';
 import { refetchAfter, useReloadable, WATCH_INTERVAL_MS } from './useInterviewData';
-
-/** How far ahead free slots are listed. */
-const BOOKING_HORIZON_DAYS = 56;
 
 export function BookingPage() {
   const { t } = useTranslation();
@@ -53,7 +50,7 @@ function CaseBookingView({ caseId }: { caseId: string }) {
   const now = useNow();
   const confirm = useConfirm();
   const bookings = useReloadable(() => loadCaseBookings(caseId), `bookings:${caseId}`);
-  const dates = useReloadable(() => loadAvailableDates(new Date(Date.now() + BOOKING_HORIZON_DAYS * 86_400_000)), `dates:${caseId}`, WATCH_INTERVAL_MS);
+  const dates = useReloadable(() => loadAvailableDates(new Date()), `dates:${caseId}`, WATCH_INTERVAL_MS);
   const [error, setError] = useState<ApiError | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -97,7 +94,11 @@ function CaseBookingView({ caseId }: { caseId: string }) {
       {current ? (
         <BookingCard booking={current} now={now} busy={busy} onCancel={() => void cancel(current)} />
       ) : bookings.data ? (
-        <FreeSlots dates={dates.data} loading={dates.loading} busy={busy} onBook={(d) => void run('book', () => bookInterview(d.id, caseId), t('interviews.booking.booked'))} />
+        <FreeSlots
+          // The server may answer from its read cache, kept for up to a minute: a slot that has
+          // started since is not offered (booking it would be refused anyway).
+          dates={dates.data?.filter((d) => isUpcoming(d.timeSlot, now)) ?? null}
+          loading={dates.loading} busy={busy} onBook={(d) => void run('book', () => bookInterview(d.id, caseId), t('interviews.booking.booked'))} />
       ) : null}
     </>
   );

@@ -8,6 +8,9 @@
 import type { Gender } from '../../../domain/accounts';
 import type { OfferLike, TimeSlot } from '../../../domain/interviews';
 import { graphql } from '../../api/client';
+import { AVAILABLE_DATES_QUERY, availableUntil, CALENDAR_QUERY, OFFERS_QUERY, offersSince, SELECTIONS } from '../../../domain/interview-operations';
+
+export { AVAILABLE_DATES_LIMIT, AVAILABLE_DATES_QUERY, BOOKING_HORIZON_DAYS, OFFERS_PAST_DAYS, OFFERS_QUERY, offersSince } from '../../../domain/interview-operations';
 
 export interface InterviewPerson {
   id: string;
@@ -47,10 +50,7 @@ interface RawSlot {
   start: { value: string };
   end: { value: string };
 }
-const SLOT = 'timeSlot { start { value inclusive } end { value inclusive } }';
-const BOOKING = 'id caseId offerId canceled canceledAt createdAt interviewee { id username gender }';
-const OFFER = `id interviewerId canceled canceledAt externalLink hasTakenPlace ${SLOT} interviewer { id username gender }
-  activeBookings { nodes { ${BOOKING} } }`;
+const { SLOT, BOOKING } = SELECTIONS;
 
 const slot = (raw: RawSlot): TimeSlot => ({ start: new Date(raw.start.value), end: new Date(raw.end.value) });
 const date = (value: string | null): Date | null => (value ? new Date(value) : null);
@@ -70,24 +70,6 @@ function offer(raw: RawOffer): Offer {
   return { ...raw, timeSlot: slot(raw.timeSlot), canceledAt: date(raw.canceledAt), activeBookings: raw.activeBookings.nodes.map(booking) };
 }
 
-/**
- * How far back the manage screen lists slots: its "past" list is for marking interviews held
- * and writing their reports, which happens within days; older weeks are in the calendar.
- */
-export const OFFERS_PAST_DAYS = 30;
-
-/** The start of the manage screen's window: OFFERS_PAST_DAYS before `now`. */
-export function offersSince(now: Date): Date {
-  return new Date(now.getTime() - OFFERS_PAST_DAYS * 86_400_000);
-}
-
-/**
- * Spec §7 InterviewOffers, by start: the person's slots from `since` on (with colleagues'
- * adoptible cancelled ones; a coordinator's: every interviewer's). Not every offer ever seen:
- * a list that grew with each week of history would be read on every watch interval.
- */
-export const OFFERS_QUERY = `query InterviewOffers($since: Datetime!) { interviewOffersFrom(since: $since) { nodes { ${OFFER} } } }`;
-
 export async function loadOffers(): Promise<Offer[]> {
   const data = await graphql<{ interviewOffersFrom: { nodes: RawOffer[] } }>(OFFERS_QUERY, { since: offersSince(new Date()).toISOString() });
   return data.interviewOffersFrom.nodes.map(offer);
@@ -95,24 +77,14 @@ export async function loadOffers(): Promise<Offer[]> {
 
 /** The slots starting within a window (the interview calendar's week). */
 export async function loadCalendar(since: Date, until: Date): Promise<Offer[]> {
-  const data = await graphql<{ interviewCalendarList: RawOffer[] }>(
-    `query InterviewCalendar($since: Datetime!, $until: Datetime!) { interviewCalendarList(since: $since, until: $until) { ${OFFER} } }`,
-    { since: since.toISOString(), until: until.toISOString() },
-  );
+  const data = await graphql<{ interviewCalendarList: RawOffer[] }>(CALENDAR_QUERY, { since: since.toISOString(), until: until.toISOString() });
   return data.interviewCalendarList.map(offer);
 }
 
-/** At most this many of the earliest free slots are offered at once: enough to choose from on a phone. */
-export const AVAILABLE_DATES_LIMIT = 200;
-
-/** Spec §7 AvailableInterviewDates: the earliest free upcoming slots, within the next weeks. */
-export const AVAILABLE_DATES_QUERY = `query AvailableInterviewDates($until: Datetime, $first: Int = ${AVAILABLE_DATES_LIMIT}) {
-  availableInterviewDatesList(until: $until, first: $first) { id gender timeSlot { start { value inclusive } end { value inclusive } } }
-}`;
-
-export async function loadAvailableDates(until: Date): Promise<AvailableDate[]> {
+/** The free slots of the booking window that starts now. */
+export async function loadAvailableDates(now: Date): Promise<AvailableDate[]> {
   const data = await graphql<{ availableInterviewDatesList: { id: string; gender: Gender | null; timeSlot: RawSlot }[] }>(AVAILABLE_DATES_QUERY, {
-    until: until.toISOString(),
+    until: availableUntil(now).toISOString(),
   });
   return data.availableInterviewDatesList.map((d) => ({ ...d, timeSlot: slot(d.timeSlot) }));
 }
