@@ -204,3 +204,43 @@ describe('workflow task screens', () => {
     for (const watched of [pt, iv, co]) await watched.context.close();
   });
 });
+
+describe('stuck workflow steps', () => {
+  it('shows a coordinator the step that failed too often, with its error folded away, and retries it', { timeout: 60_000 }, async () => {
+    // A service step of the trial whose handler failed WORKFLOW_MAX_ATTEMPTS times (the failure
+    // path itself is covered in test/integration/workflow-rest.int.test.ts).
+    const { rows } = await pool().query(
+      `insert into app_public.workflow_jobs (process_instance_id, case_id, kind, activity_id, activity_name, execution_id, due_date,
+         attempts, last_error, failed_at, created)
+       select id, case_id, 'retry', 'reminderMail', 'Erinnerungsmail', 'reminderMail_stuck', now(), 5, 'connect ECONNREFUSED 127.0.0.1:25', now(), now()
+         from app_public.workflow_instances where case_id = $1 and business_key = 'trial' limit 1
+       returning id`,
+      [caseId],
+    );
+    const jobId = rows[0].id as string;
+    try {
+      const co = await pageAs(coordinator, 'de', 360);
+      await open(co.page, '/admin/tasks');
+      const section = co.page.getByRole('region', { name: de.tasks.failed.title_one.replace('{{count}}', '1') });
+      await section.waitFor();
+      await section.getByText('Erinnerungsmail').waitFor();
+      expect(await section.getByText('ECONNREFUSED').isVisible()).toBe(false);
+      await section.getByText(de.tasks.failed.error, { exact: true }).click();
+      await section.getByText('connect ECONNREFUSED 127.0.0.1:25').waitFor();
+      await expectNoOverflow(co.page, '/admin/tasks with a stuck step');
+      await expectAccessible(co.page, '/admin/tasks with a stuck step (de)');
+      await screenshot(co.page, 'tasks-stuck-step-de-360');
+
+      await section.getByRole('button', { name: de.tasks.failed.retry }).click();
+      await co.page.getByText(de.tasks.failed.retried).waitFor();
+      await section.waitFor({ state: 'detached' });
+      const after = await pool().query(`select failed_at, attempts from app_public.workflow_jobs where id = $1`, [jobId]);
+      expect(after.rows[0]).toMatchObject({ failed_at: null, attempts: 4 });
+      expect(co.consoleErrors).toEqual([]);
+      await co.context.close();
+    } finally {
+      // The stand-in step has no execution in the engine: it must not reach the scheduler.
+      await pool().query(`delete from app_public.workflow_jobs where id = $1`, [jobId]);
+    }
+  });
+});

@@ -358,6 +358,19 @@ describe('handler retries', () => {
     expect(seen.data.allWorkflowJobs.nodes.map((n: { id: string }) => n.id)).toContain(failed.id);
     const hidden = await t.graphql(`{ allWorkflowJobs(condition: { kind: "retry" }) { nodes { id } } }`, {}, patient.token);
     expect(hidden.data.allWorkflowJobs.nodes).toEqual([]);
+    // The task list's stuck steps (failedWorkflowJobs): the people who may retry it, nobody else.
+    const stuck = async (person: Person) => {
+      const answer = await t.graphql(`{ failedWorkflowJobsList { id activityId attempts lastError failedAt caseId } }`, {}, person.token);
+      expect(answer.errors).toBeUndefined();
+      return answer.data.failedWorkflowJobsList as { id: string; lastError: string; attempts: number; caseId: string }[];
+    };
+    expect(await stuck(coordinator)).toContainEqual(expect.objectContaining({ id: failed.id, lastError: 'the mail server is down', attempts: 3, caseId }));
+    expect((await stuck(therapist)).map((j) => j.id)).toContain(failed.id);
+    expect((await stuck(outsider)).map((j) => j.id)).not.toContain(failed.id);
+    expect(await stuck(patient)).toEqual([]);
+    const refused = await t.api('PUT', `${BASE}/job/${failed.id}/retries`, { token: outsider.token, body: { retries: 1 } });
+    expect(refused.status).toBe(404);
+    expect((await job()).failed_at).not.toBeNull();
     // A failed job waits until someone sets retries again.
     now += 3_600_000;
     await t.sanad.workflow.tick();
@@ -366,6 +379,7 @@ describe('handler retries', () => {
     expect((await t.api('PUT', `${BASE}/job/${failed.id}/retries`, { token: coordinator.token, body: { retries: 1 } })).status).toBe(204);
     await t.sanad.workflow.tick();
     expect(await job()).toBeUndefined();
+    expect(await stuck(coordinator)).toEqual([]);
     expect(await openTask(caseId, 'screeningTask')).toBeDefined();
   });
 });

@@ -23,6 +23,7 @@ import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, Page, SelectField, TextField } from '../../ui/ui';
 import { useWideScreen } from '../cases/useWideScreen';
 import { loadOpenTasks, type TaskRow } from './api';
+import { FailedJobs } from './FailedJobs';
 import { DueDate, TaskGroups, useTaskName } from './labels';
 import { useWorkflowRefresh } from './useWorkflowRefresh';
 
@@ -199,6 +200,7 @@ export function TaskListPage() {
   return (
     <Page title={t('nav.adminTasks')}>
       {completed ? <Alert kind="success">{t('tasks.completedNamed', { name: completed })}</Alert> : null}
+      <FailedJobs refresh={refresh} />
       <Filters filter={filter} onChange={onChange} />
       <ErrorAlert error={error} />
       <h2 ref={resultsHeading} tabIndex={-1} aria-live="polite">

@@ -158,3 +158,38 @@ export interface LoggedTask extends TaskLogEntry {
 export function loadTaskLog(known: readonly LoggedTask[] | null): Promise<LoggedTask[]> {
   return api<LoggedTask[]>('GET', `/api/my_task_log?${taskLogQuery(known)}`);
 }
+
+// Failed workflow steps (db/migrations/0018) --------------------------------------------------------
+
+export interface FailedJob {
+  id: string;
+  activityId: string;
+  activityName: string | null;
+  attempts: number;
+  lastError: string | null;
+  failedAt: string;
+  caseByCaseId: { id: string; shortId: string } | null;
+}
+
+/** Steps whose handler failed too often, newest first: all for coordinators, their cases for care staff. */
+export async function loadFailedJobs(): Promise<FailedJob[]> {
+  const data = await graphql<{ failedWorkflowJobsList: FailedJob[] }>(
+    `query FailedWorkflowJobs { failedWorkflowJobsList { id activityId activityName attempts lastError failedAt caseByCaseId { id shortId } } }`,
+  );
+  return data.failedWorkflowJobsList;
+}
+
+/**
+ * PUT /job/{id}/retries with one retry: the step runs again at once, and if it fails again it is
+ * marked failed again rather than retried for hours behind the person's back.
+ */
+export async function retryJob(id: string): Promise<WorkflowCallResult> {
+  let response: Response;
+  try {
+    response = await workflowFetch('PUT', `/job/${encodeURIComponent(id)}/retries`, { retries: 1 });
+  } catch {
+    return { ok: false, status: 0, body: '' };
+  }
+  if (response.status === 204) return { ok: true };
+  return { ok: false, status: response.status, body: await response.text() };
+}
