@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   camundaDate,
   dueBefore,
+  dueMeasurementTimes,
   dueTaskPath,
   formVariables,
   initialFormValues,
@@ -124,5 +125,23 @@ describe('task forms become Camunda-typed variables', () => {
   });
   it('an empty form is no variables', () => {
     expect(formVariables([], {}, 'UTC')).toEqual({ ok: true, variables: {} });
+  });
+});
+
+describe('dueMeasurementTimes', () => {
+  it('names the times whose questionnaire task is open, with the earliest due date', () => {
+    const due = dueMeasurementTimes([
+      { taskDefinitionKey: 'bookTask', due: '2027-01-01T00:00:00Z' },
+      { taskDefinitionKey: 'postTask', due: '2027-03-02T10:00:00+01:00' },
+      { taskDefinitionKey: 'postTask', due: '2027-03-02T09:30:00Z' },
+      { taskDefinitionKey: 'fu1Task', due: null },
+    ]);
+    expect([...due.keys()]).toEqual(['post', 'fu1']);
+    expect(due.get('post')).toBe('2027-03-02T10:00:00+01:00');
+    expect(due.get('fu1')).toBeNull();
+  });
+
+  it('is empty when no questionnaire is due', () => {
+    expect(dueMeasurementTimes([{ taskDefinitionKey: 'patientTreatmentTask', due: null }]).size).toBe(0);
   });
 });

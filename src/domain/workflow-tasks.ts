@@ -5,6 +5,7 @@
  * POST /api/workflow/rest/task/{id}/submit-form. Pure, so the unit tests pin every rule.
  */
 import { dayKey, fromLocalInput } from './format';
+import type { MeasurementTime } from './measurements';
 
 /** Candidate groups of BPMN user tasks (docs/WORKFLOW.md), in the order the filter offers them. */
 export const TASK_GROUPS = ['patients', 'therapists', 'interviewers', 'supervisors', 'supporters', 'counselors', 'coordinators'] as const;
@@ -110,6 +111,30 @@ const PATIENT_TASK_PATHS: Record<string, string> = {
   fu2Task: '/messungen/fu2',
   patientTreatmentTask: '/conversation',
 };
+
+/** The trial's questionnaire tasks and the time of measurement each stands for. */
+const MEASUREMENT_TASK_TIMES: Record<string, MeasurementTime> = {
+  screeningTask: 'screening',
+  preTask: 'pre',
+  postTask: 'post',
+  fu1Task: 'fu1',
+  fu2Task: 'fu2',
+};
+
+/**
+ * The times of measurement the workflow says are due now, from the person's open tasks, with
+ * the earliest due date of each (null when the task has none): /frageboegen puts them first.
+ */
+export function dueMeasurementTimes(tasks: readonly { taskDefinitionKey: string; due: string | null }[]): Map<MeasurementTime, string | null> {
+  const due = new Map<MeasurementTime, string | null>();
+  for (const task of tasks) {
+    const time = MEASUREMENT_TASK_TIMES[task.taskDefinitionKey];
+    if (!time) continue;
+    const known = due.get(time);
+    if (known === undefined || (task.due !== null && (known === null || Date.parse(task.due) < Date.parse(known)))) due.set(time, task.due);
+  }
+  return due;
+}
 
 export interface DueTask {
   id: string;

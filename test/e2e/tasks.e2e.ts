@@ -88,6 +88,17 @@ describe('workflow task screens', () => {
     await expectAccessible(pt.page, '/due (ar)');
     await screenshot(pt.page, 'due-ar-360');
 
+    // The overview of all questionnaires puts the time the workflow says is due first, marked.
+    await open(pt.page, '/frageboegen');
+    const firstTime = pt.page.locator('section.survey-time').first();
+    await firstTime.getByRole('heading', { name: ar.nav.measurementScreening }).waitFor();
+    await firstTime.getByText(ar.measurements.dueUntil.split('{{')[0]!.trim()).waitFor();
+    expect(await pt.page.locator('section.survey-time--due').count()).toBe(1);
+    await expectNoOverflow(pt.page, '/frageboegen with a due time');
+    await expectAccessible(pt.page, '/frageboegen with a due time (ar)');
+    await open(pt.page, '/due');
+    await dueList.getByRole('heading', { name: ar.tasks.names.screeningTask }).waitFor();
+
     // The questionnaires report the screening (as that feature does, through the outbox).
     await pool().query(`select app_hidden.notify_workflow($1, 'screeningCompleted', '{"excluded":{"value":false,"type":"Boolean"}}')`, [caseId]);
     await t.sanad.workflow.tick();

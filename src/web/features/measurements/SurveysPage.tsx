@@ -1,13 +1,18 @@
 /**
  * /frageboegen: the signed-in patient's questionnaires across all times of measurement, each
- * with where they stand (not started, in progress, complete) and a link into the form.
- * One request per scheduled questionnaire reads its records of every time at once.
+ * with where they stand (not started, in progress, complete) and a link into the form. The times
+ * the workflow says are due now (an open questionnaire task of the trial) come first, marked,
+ * with their due date. One request per scheduled questionnaire reads its records of every time
+ * at once.
  */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { INSTRUMENTS, wordingFor, type InstrumentCode } from '../../../domain/instruments';
 import type { Locale } from '../../../domain/locales';
 import { MEASUREMENT_TIMES, recordStatus, scheduledInstruments, type MeasurementSchedule, type MeasurementTime } from '../../../domain/measurements';
+import { dueMeasurementTimes } from '../../../domain/workflow-tasks';
+import { loadMyDueTasks } from '../tasks/api';
+import { useDateTime } from '../tasks/labels';
 import { useLoad } from '../../api/useLoad';
 import { useSession } from '../../session/session';
 import { Alert, Page, Spinner } from '../../ui/ui';
@@ -18,11 +23,23 @@ import './measurements.css';
 
 type Records = Partial<Record<InstrumentCode, Partial<Record<MeasurementTime, StoredRecord>>>>;
 
-async function loadOverview(caseId: string): Promise<{ schedule: MeasurementSchedule; records: Records }> {
+interface Overview {
+  schedule: MeasurementSchedule;
+  records: Records;
+  /** Times due now by the workflow, with their due date; empty when the workflow cannot say. */
+  due: Map<MeasurementTime, string | null>;
+}
+
+async function loadOverview(caseId: string): Promise<Overview> {
   const schedule = await loadSchedule();
   const codes = scheduledInstruments(schedule);
-  const byCode = await Promise.all(codes.map((code) => loadRecordsByTime(code, caseId)));
-  return { schedule, records: Object.fromEntries(codes.map((code, i) => [code, byCode[i]])) };
+  const [byCode, tasks] = await Promise.all([
+    Promise.all(codes.map((code) => loadRecordsByTime(code, caseId))),
+    // The questionnaires stay usable without the workflow's word: a failed read marks nothing.
+    loadMyDueTasks().catch(() => []),
+  ]);
+  const ownTasks = tasks.filter((task) => task.caseId === caseId);
+  return { schedule, records: Object.fromEntries(codes.map((code, i) => [code, byCode[i]])), due: dueMeasurementTimes(ownTasks) };
 }
 
 export function SurveysPage() {
@@ -43,18 +60,21 @@ export function SurveysPage() {
 
 function Overview({ caseId }: { caseId: string }) {
   const { t, i18n } = useTranslation();
+  const dateTime = useDateTime();
   const { data, error } = useLoad(() => loadOverview(caseId), caseId);
   if (error) return <Alert kind="error">{t('measurements.loadFailed')}</Alert>;
   if (!data) return <Spinner />;
-  const times = MEASUREMENT_TIMES.filter((time) => data.schedule[time].length > 0);
+  const scheduled = MEASUREMENT_TIMES.filter((time) => data.schedule[time].length > 0);
+  const times = [...scheduled.filter((time) => data.due.has(time)), ...scheduled.filter((time) => !data.due.has(time))];
   return (
     <>
       <p>{t('measurements.surveysIntro')}</p>
       {times.map((time) => (
-        <section key={time} className="card survey-time" aria-labelledby={`time-${time}`}>
+        <section key={time} className={data.due.has(time) ? 'card survey-time survey-time--due' : 'card survey-time'} aria-labelledby={`time-${time}`}>
           <h2 id={`time-${time}`}>
             <Link to={measurementPath(time)}>{t(`nav.${TIME_ROUTES[time]}`)}</Link>
           </h2>
+          {data.due.has(time) ? <DueNote due={data.due.get(time) ?? null} format={dateTime} /> : null}
           <ul className="battery__list">
             {data.schedule[time].map((code) => {
               const status = recordStatus(INSTRUMENTS[code], data.records[code]?.[time]);
@@ -71,4 +91,10 @@ function Overview({ caseId }: { caseId: string }) {
       ))}
     </>
   );
+}
+
+/** "Due now", and until when when the workflow set a date. */
+function DueNote({ due, format }: { due: string | null; format(value: string): string }) {
+  const { t } = useTranslation();
+  return <p className="survey-time__due">{due ? t('measurements.dueUntil', { date: format(due) }) : t('measurements.dueNow')}</p>;
 }
