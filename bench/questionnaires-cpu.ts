@@ -12,6 +12,7 @@
  *   BENCH_QUESTIONNAIRE_SCALE as questionnaires-run.ts (default 1)
  *   BENCH_KEEP=1              keep the database it made and print its address
  *   BENCH_CPU_PROFILE=<dir>   write a .cpuprofile of the server thread per scenario
+ *   BENCH_CPU_STATEMENTS=1    print each statement's time to answer (round trip included)
  */
 import './production-mode';
 import fs from 'node:fs';
@@ -93,18 +94,37 @@ interface Figures {
   errors: number;
 }
 
-/** Counts the server's queries (each a round trip; withUser's begin message is one too). */
-function countQueries(): { stop: () => number } {
+/**
+ * Counts the server's queries (each a round trip; withUser's begin message is one too) and,
+ * by the start of their text, the time until each answered.
+ */
+function countQueries(): { stop: () => { count: number; byStatement: Map<string, { n: number; ms: number }> } } {
   const original = pg.Client.prototype.query;
   let count = 0;
+  const byStatement = new Map<string, { n: number; ms: number }>();
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     count++;
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
+    const first = args[0] as string | { text: string };
+    const key = (typeof first === 'string' ? first : first.text).replace(/\s+/g, ' ').slice(0, 70);
+    const began = performance.now();
+    const result = (original as (...a: unknown[]) => unknown).apply(this, args);
+    if (result instanceof Promise) {
+      void result.then(
+        () => {
+          const entry = byStatement.get(key) ?? { n: 0, ms: 0 };
+          entry.n++;
+          entry.ms += performance.now() - began;
+          byStatement.set(key, entry);
+        },
+        () => undefined,
+      );
+    }
+    return result;
   } as typeof original;
   return {
     stop() {
       pg.Client.prototype.query = original;
-      return count;
+      return { count, byStatement };
     },
   };
 }
@@ -124,7 +144,10 @@ async function measure(scenario: QuestionnaireScenario, baseUrl: string, monitor
   const process0 = process.cpuUsage();
   const queries = countQueries();
   const errors = await sendAll(baseUrl, script, REQUESTS, WARMUP);
-  const roundTrips = queries.stop();
+  const { count: roundTrips, byStatement } = queries.stop();
+  if (process.env.BENCH_CPU_STATEMENTS === '1') {
+    for (const [text, { n, ms }] of byStatement) console.log(`    ${(ms / n).toFixed(3)} ms × ${(n / REQUESTS).toFixed(2)}  ${text}`);
+  }
   const process1 = process.cpuUsage(process0);
   const thread1 = process.threadCpuUsage(thread0);
   const ticks1 = await backendTicks(monitor);
