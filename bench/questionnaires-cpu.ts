@@ -60,19 +60,26 @@ function sendAll(baseUrl: string, script: ClientScript, count: number, start: nu
   });
 }
 
-/** CPU ticks (user + system) of the database server's processes serving our database. */
-async function backendTicks(monitor: pg.Client): Promise<number> {
+/** CPU ticks (user + system) of each database server process serving our database, by pid. */
+async function backendTicks(monitor: pg.Client): Promise<Map<number, number>> {
   const { rows } = await monitor.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-  let ticks = 0;
+  const ticks = new Map<number, number>();
   for (const { pid } of rows) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
     } catch {
       // a backend that ended meanwhile
     }
   }
+  return ticks;
+}
+
+/** Ticks spent between two readings by the processes alive at the second (a new one counts whole). */
+function ticksBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let ticks = 0;
+  for (const [pid, now] of after) ticks += now - (before.get(pid) ?? 0);
   return ticks;
 }
 
@@ -162,7 +169,7 @@ async function measure(scenario: QuestionnaireScenario, baseUrl: string, monitor
     scenario: scenario.name,
     nodeMs: (thread1.user + thread1.system) / 1000 / REQUESTS,
     processMs: (process1.user + process1.system) / 1000 / REQUESTS,
-    pgCpuMs: ((ticks1 - ticks0) * TICK_MS) / REQUESTS,
+    pgCpuMs: (ticksBetween(ticks0, ticks1) * TICK_MS) / REQUESTS,
     pgActiveMs: (active1 - active0) / REQUESTS,
     roundTrips: roundTrips / REQUESTS,
     errors,
