@@ -42,7 +42,7 @@ const PHQ9_COLLECTION = compileRegistry([questionnaireCollection('phq9', PHQ9)])
  * For the POST baseline: the same collection without the read view and the write hook, so that
  * buildInsert returns the stored row from the upsert itself (the columns a patient may read).
  */
-const PHQ9_WRITE_ONLY: CompiledCollection = compileRegistry([{ ...questionnaireCollection('phq9', PHQ9), readFrom: undefined, afterWrite: undefined }]).get('phq9')!;
+const PHQ9_WRITE_ONLY: CompiledCollection = compileRegistry([{ ...questionnaireCollection('phq9', PHQ9), readFrom: undefined, afterWrite: undefined, writeReturns: undefined }]).get('phq9')!;
 const PATIENT_COLUMNS: SelectItem[] = ['id', 'case_id', 'submitter_id', 'time_of_measurement', ...PHQ9.items.map((i) => i.id), 'created_at', 'updated_at'].map(
   (column) => ({ type: 'column', column }),
 );

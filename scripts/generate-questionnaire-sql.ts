@@ -1,12 +1,14 @@
 /**
  * Writes db/migrations/0009-questionnaires.sql from the instrument definitions
  * (src/domain/instruments) through src/server/questionnaires/migration.ts: one table per
- * questionnaire collection, its checks, policies, grants and read view.
+ * questionnaire collection, its checks, policies, grants and read view; and
+ * db/migrations/0016-questionnaire-reads.sql through reads-migration.ts: the read views again,
+ * cheaper, with the same rule.
  *
  *   npx tsx scripts/generate-questionnaire-sql.ts          write the file
  *   npx tsx scripts/generate-questionnaire-sql.ts --check  exit 1 when the file is stale
  *
- * The test src/server/questionnaires/migration.test.ts fails when the committed file and the
+ * The test src/server/questionnaires/migration.test.ts fails when a committed file and the
  * generator's output differ, so a definition change that the database must follow cannot
  * slip through unnoticed.
  *
@@ -17,20 +19,30 @@
  * as `questionnaireMigration0009`, so the staleness test keeps passing), and add a generator for
  * `NNNN-<name>.sql` that brings the tables from that state to the new one (`alter table … add
  * column`, `drop constraint … add constraint …`, new tables, `create or replace view`), with
- * its own staleness test. Never regenerate a released migration in place.
+ * its own staleness test. Never regenerate a released migration in place. The same holds for
+ * 0016 once released; a new instrument also needs its read view in the form of 0016.
  */
 import fs from 'node:fs';
 import { MIGRATION_FILE, questionnaireMigration } from '../src/server/questionnaires/migration';
+import { READS_MIGRATION_FILE, readsMigration } from '../src/server/questionnaires/reads-migration';
 
-const sql = questionnaireMigration();
-if (process.argv.includes('--check')) {
-  const committed = fs.existsSync(MIGRATION_FILE) ? fs.readFileSync(MIGRATION_FILE, 'utf8') : '';
-  if (committed !== sql) {
-    console.error(`${MIGRATION_FILE} is stale: run npx tsx scripts/generate-questionnaire-sql.ts`);
-    process.exit(1);
+const FILES: readonly [string, () => string][] = [
+  [MIGRATION_FILE, questionnaireMigration],
+  [READS_MIGRATION_FILE, readsMigration],
+];
+
+for (const [file, generate] of FILES) {
+  const sql = generate();
+  if (process.argv.includes('--check')) {
+    const committed = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    if (committed !== sql) {
+      console.error(`${file} is stale: run npx tsx scripts/generate-questionnaire-sql.ts`);
+      process.exitCode = 1;
+    } else {
+      console.log(`${file} is up to date`);
+    }
+  } else {
+    fs.writeFileSync(file, sql);
+    console.log(`wrote ${file}`);
   }
-  console.log(`${MIGRATION_FILE} is up to date`);
-} else {
-  fs.writeFileSync(MIGRATION_FILE, sql);
-  console.log(`wrote ${MIGRATION_FILE}`);
 }

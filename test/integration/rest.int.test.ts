@@ -248,6 +248,18 @@ describe('reading with filters', () => {
     expect(await labels('done=isdistinct.true')).toEqual(['Beta', 'gamma,delta']);
   });
 
+  it('takes quotes, backslashes and semicolons in values as values, never as SQL, and refuses a NUL', async () => {
+    const before = await storedCount();
+    const sneaky = encodeURIComponent("x'; delete from rest_test.scores; --");
+    expect(await labels(`label=eq.${sneaky}`)).toEqual([]);
+    expect(await labels(`label=neq.${encodeURIComponent("it's \\ fine")}`)).toEqual(['Beta', 'alpha', 'gamma,delta']);
+    expect(await labels(`label=in.(${encodeURIComponent('"a\\"b"')},alpha)`)).toEqual(['alpha']);
+    const nul = await api('GET', '/api/scores?label=eq.a%00b', { token: therapist.token });
+    expect([nul.status, (nul.body as { code: string }).code]).toEqual([400, '22021']);
+    expect(await labels('label=eq.alpha')).toEqual(['alpha']);
+    expect(await storedCount()).toBe(before);
+  });
+
   it('not. before any operator', async () => {
     expect(await labels('label=not.eq.alpha')).toEqual(['Beta', 'gamma,delta']);
     expect(await labels('label=not.is.null')).toEqual(['Beta', 'alpha', 'gamma,delta']);

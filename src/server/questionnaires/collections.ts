@@ -8,7 +8,7 @@
 import { INSTRUMENT_CODES, INSTRUMENTS, score, validateAnswers, type FieldError, type InstrumentCode, type InstrumentDefinition } from '../../domain/instruments';
 import { isAnswered } from '../../domain/instruments/answers';
 import { defineCollection, RestError, type Collection, type Row, type WriteContext } from '../rest';
-import { CONFLICT_KEY, questionnaireColumns, readViewOf, tableOf, writableColumns } from './columns';
+import { answerColumns, CONFLICT_KEY, questionnaireColumns, readViewOf, tableOf, writableColumns } from './columns';
 import { storedAnswers } from './records';
 import { applyScreeningExclusions, isScreeningInput } from './screening';
 import { reportCompletedMeasurement } from './completion';
@@ -39,7 +39,9 @@ async function validateRecord(code: InstrumentCode, definition: InstrumentDefini
     if (!isAnswered(row[item.id]) && row[item.id] !== null) row[item.id] = null;
     sent[item.id] = row[item.id];
   }
-  const answers = { ...(await storedAnswers(ctx.sql, code, definition, row.case_id, row.time_of_measurement)), ...sent };
+  // A record that carries every item replaces all stored answers: nothing stored can change the result.
+  const whole = definition.items.every((item) => Object.hasOwn(sent, item.id));
+  const answers = whole ? sent : { ...(await storedAnswers(ctx.sql, code, definition, row.case_id, row.time_of_measurement)), ...sent };
   const problems = validateAnswers(definition, answers, { partial: true });
   if (problems.length > 0) throw invalidAnswers(code, problems);
 }
@@ -73,6 +75,8 @@ export function questionnaireCollection(code: InstrumentCode, definition: Instru
     columns: questionnaireColumns(definition),
     writable: writableColumns(definition),
     conflictKey: [...CONFLICT_KEY],
+    // The stored record as its writer may read it in the table: what scoring needs, without a read back.
+    writeReturns: answerColumns(definition),
     defaultOrder: [{ column: 'created_at' }, { column: 'id' }],
     methods: ['GET', 'POST', 'DELETE'],
     maxRows: 1000,

@@ -85,6 +85,11 @@ export function questionnaireColumns(definition: InstrumentDefinition): Record<s
   return { ...RECORD_COLUMNS, ...items, ...SCORE_COLUMNS, ...TIMESTAMP_COLUMNS };
 }
 
+/** Columns a request may read in the table itself: all but the scores (their grant of 0009). */
+export function answerColumns(definition: InstrumentDefinition): string[] {
+  return [...Object.keys(RECORD_COLUMNS), ...definition.items.map((item) => item.id), ...Object.keys(TIMESTAMP_COLUMNS)];
+}
+
 /** Columns a request may write: the record's key and the answers. */
 export function writableColumns(definition: InstrumentDefinition): string[] {
   return [...CONFLICT_KEY, ...definition.items.map((item) => item.id)];

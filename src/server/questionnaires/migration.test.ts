@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { INSTRUMENT_CODES, INSTRUMENTS } from '../../domain/instruments';
 import { ident, MIGRATION_FILE, questionnaireMigration } from './migration';
 import { questionnaireColumns, SCORE_COLUMNS } from './columns';
+import { READS_MIGRATION_FILE, readsMigration } from './reads-migration';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -45,6 +46,27 @@ describe('the questionnaire migration', () => {
     for (const code of INSTRUMENT_CODES) {
       const view = sql.slice(sql.indexOf(`create view app_public.${code}_records`), sql.indexOf(`comment on view app_public.${code}_records`));
       for (const column of Object.keys(questionnaireColumns(INSTRUMENTS[code]))) expect(view).toMatch(new RegExp(`\\b${column}\\b`));
+    }
+  });
+});
+
+describe('the questionnaire reads migration', () => {
+  it(`${READS_MIGRATION_FILE} is what the generator writes (run npx tsx scripts/generate-questionnaire-sql.ts)`, () => {
+    expect(fs.readFileSync(path.join(ROOT, READS_MIGRATION_FILE), 'utf8')).toBe(readsMigration());
+  });
+
+  it("replaces every read view with 0009's columns, in 0009's order", () => {
+    const before = questionnaireMigration();
+    const after = readsMigration();
+    const columnsOf = (sql: string, code: string, opening: string) => {
+      const start = sql.indexOf(`${opening} app_public.${code}_records with (security_barrier) as`);
+      const list = sql.slice(sql.indexOf('select', start) + 'select'.length, sql.indexOf('\n  from ', start));
+      return [...list.matchAll(/(?:r\.(\w+|"[^"]+")\s*(?:,|$))|(?:as (\w+),)/gm)].map((m) => m[1] ?? m[2]);
+    };
+    for (const code of INSTRUMENT_CODES) {
+      const columns = columnsOf(after, code, 'create or replace view');
+      expect(columns.length).toBe(Object.keys(questionnaireColumns(INSTRUMENTS[code])).length);
+      expect(columns).toEqual(columnsOf(before, code, 'create view'));
     }
   });
 });

@@ -70,6 +70,12 @@ export interface Collection<C extends string = string> {
    * throw an HttpError or RestError (4xx); throwing rolls the whole request back.
    */
   afterWrite?(row: Row, ctx: WriteContext): void | Promise<void>;
+  /**
+   * With `afterWrite`: the columns of `table` the write statement itself returns as the row for
+   * the hook (the stored row after a merge; only columns its writer may read in `table`), which
+   * saves reading each row back from `readFrom` before the hook runs.
+   */
+  readonly writeReturns?: readonly NoInfer<C>[];
 }
 
 /** All collections the server exposes; names must be unique. */
@@ -129,6 +135,8 @@ function compileEntry(entry: Collection): CompiledCollection {
   }
   checkColumns(entry, entry.writable, 'writable');
   checkColumns(entry, entry.conflictKey, 'conflictKey');
+  checkColumns(entry, entry.writeReturns, 'writeReturns');
+  if (entry.writeReturns && !entry.afterWrite) fail(entry.name, 'writeReturns is for afterWrite');
   checkColumns(
     entry,
     entry.defaultOrder?.map((o) => o.column),

@@ -33,7 +33,7 @@ describe('a write with afterWrite and readFrom', () => {
         const text = typeof statement === 'string' ? statement : statement.text;
         if (text.startsWith('insert')) {
           log.push('insert');
-          return { rows: [{ id: ID }], rowCount: 1 };
+          return { rows: [{ id: ID, row: JSON.stringify({ id: ID, n: 1 }) }], rowCount: 1 };
         }
         if (text.includes('"app_public"."things_view" where "id" = any')) {
           log.push(`read back ${text.startsWith('select coalesce(json_agg(_r)') && text.includes('select "n"') ? 'answer' : 'stored row'}`);
@@ -47,7 +47,7 @@ describe('a write with afterWrite and readFrom', () => {
     return { connect: async () => client } as unknown as pg.Pool;
   }
 
-  async function appWith(afterWrite: (row: Row) => void, log: string[]) {
+  async function appWith(afterWrite: (row: Row) => void, log: string[], writeReturns?: 'id'[]) {
     const app = Fastify();
     const things = defineCollection({
       name: 'things',
@@ -57,6 +57,7 @@ describe('a write with afterWrite and readFrom', () => {
       writable: ['n'],
       methods: ['POST'],
       afterWrite,
+      writeReturns,
     });
     await registerRestCollections(app, recordingPool(log), [things]);
     return app;
@@ -76,6 +77,19 @@ describe('a write with afterWrite and readFrom', () => {
     expect(response.statusCode).toBe(201);
     expect(seen).toEqual([{ id: ID, n: 1 }]);
     expect(log).toEqual(['begin;', 'insert', 'read back stored row', 'afterWrite', 'read back answer', 'commit']);
+  });
+
+  it('with writeReturns, hands afterWrite the row the write returned, without reading it back', async () => {
+    const log: string[] = [];
+    const seen: Row[] = [];
+    const app = await appWith((row) => {
+      seen.push(row);
+      log.push('afterWrite');
+    }, log, ['id']);
+    const response = await post(app);
+    expect(response.statusCode).toBe(201);
+    expect(seen).toEqual([{ id: ID, n: 1 }]);
+    expect(log).toEqual(['begin;', 'insert', 'afterWrite', 'read back answer', 'commit']);
   });
 
   it('rolls the write back when afterWrite refuses it', async () => {

@@ -11,7 +11,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import '../http/types';
-import { ANONYMOUS, withUser, type Identity } from '../db/transaction';
+import { ANONYMOUS, queryOnceAsUser, withUser, type Identity, type Statement } from '../db/transaction';
 import { RestError, RestParseError, toRestErrorResponse, unwritableColumn } from './errors';
 import {
   negotiateMedia,
@@ -171,6 +171,14 @@ export function contentRange(offset: number, returned: number, total: number | n
   return `${range}/${total ?? '*'}`;
 }
 
+/** PostgreSQL refuses a NUL in text as 22021; statements sent as text cannot carry one at all. */
+function refuseNul(statements: readonly Statement[]): void {
+  const holdsNul = (value: unknown): boolean => (Array.isArray(value) ? value.some(holdsNul) : typeof value === 'string' && value.includes('\0'));
+  if (statements.some((s) => s.values.some(holdsNul))) {
+    throw new RestError(400, '22021', 'invalid byte sequence for encoding "UTF8": 0x00', 'A filter value holds a NUL character (%00).');
+  }
+}
+
 interface AggregateRow {
   body: string;
   n: number;
@@ -182,11 +190,12 @@ async function read(context: RequestContext): Promise<FastifyReply> {
   const window = resolveWindow(query, parseRangeHeader(Array.isArray(rangeHeader) ? rangeHeader[0] : rangeHeader), collection.maxRows);
   const rowsQuery = buildSelect(collection, { select: query.select, where: query.where, order: query.order, window, stripNulls: media.stripNulls });
   const countQuery = prefer.count ? buildCount(collection, query.where) : null;
-  const { body, n, total } = await withUser(context.pool, context.identity, async (sql) => {
-    const rows = (await sql.query<AggregateRow>(rowsQuery)).rows[0] as AggregateRow;
-    const counted = countQuery ? Number((await sql.query<{ total: number }>(countQuery)).rows[0]?.total) : null;
-    return { ...rows, total: counted };
-  });
+  const statements = countQuery ? [rowsQuery, countQuery] : [rowsQuery];
+  refuseNul(statements);
+  // One round trip: a read's statements travel with the transaction's setup and commit.
+  const [rows, counted] = await queryOnceAsUser(context.pool, context.identity, statements);
+  const { body, n } = rows!.rows[0] as AggregateRow;
+  const total = counted ? Number((counted.rows[0] as { total: number }).total) : null;
   const status = rangeStatus(window.offset, n, total);
   if (status === 416) {
     throw new RestError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${window.offset} was requested, but there are only ${total} rows.`);
@@ -302,7 +311,7 @@ async function create(context: RequestContext): Promise<FastifyReply> {
     });
     const result = await sql.query<AggregateRow>(insert);
     const written = collection.readsBack
-      ? await readBack(sql, collection, ctx, (result.rows as unknown as { id: string }[]).map((r) => r.id), returning)
+      ? await readBack(sql, collection, ctx, result.rows as unknown as WrittenRow[], returning)
       : returning
         ? (result.rows[0] as AggregateRow)
         : { body: '', n: result.rowCount ?? 0 };
@@ -315,16 +324,30 @@ async function create(context: RequestContext): Promise<FastifyReply> {
   return sendRows(reply, 201, body, media);
 }
 
+/** What a write of a collection that reads back returns per row: its id, and with `writeReturns` the row as JSON. */
+interface WrittenRow {
+  id: string;
+  row?: string;
+}
+
+/** The rows for `afterWrite`: as the write returned them (`writeReturns`), else read back from the read relation. */
+async function storedRows(sql: Sql, collection: CompiledCollection, written: WrittenRow[]): Promise<Row[]> {
+  if (collection.writeReturns) return written.map((w) => JSON.parse(w.row as string) as Row);
+  const ids = written.map((w) => w.id);
+  const stored = JSON.parse((await sql.query<AggregateRow>(buildReadBack(collection, ids, { select: null, stripNulls: false }))).rows[0]!.body) as Row[];
+  // A row its writer cannot read would silently miss its hook (a record without scores).
+  if (stored.length !== ids.length) throw new Error(`REST collection "${collection.name}": afterWrite cannot read back every written row`);
+  return stored;
+}
+
 /**
  * After a write that returned ids: each stored row goes to `afterWrite`, then the answer is
  * read from the read relation, so it shows what the hooks stored and only what a read shows.
  */
-async function readBack(sql: Sql, collection: CompiledCollection, ctx: WriteContext, ids: string[], returning: Returning | null): Promise<AggregateRow> {
+async function readBack(sql: Sql, collection: CompiledCollection, ctx: WriteContext, written: WrittenRow[], returning: Returning | null): Promise<AggregateRow> {
+  const ids = written.map((w) => w.id);
   if (collection.afterWrite && ids.length > 0) {
-    const stored = JSON.parse((await sql.query<AggregateRow>(buildReadBack(collection, ids, { select: null, stripNulls: false }))).rows[0]!.body) as Row[];
-    // A row its writer cannot read would silently miss its hook (a record without scores).
-    if (stored.length !== ids.length) throw new Error(`REST collection "${collection.name}": afterWrite cannot read back every written row`);
-    for (const row of stored) await collection.afterWrite(row, ctx);
+    for (const row of await storedRows(sql, collection, written)) await collection.afterWrite(row, ctx);
   }
   if (!returning) return { body: '', n: ids.length };
   if (ids.length === 0) return { body: '[]', n: 0 };

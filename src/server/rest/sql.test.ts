@@ -205,6 +205,14 @@ describe('collections that read back (readFrom, afterWrite)', () => {
     expect(query.text).toBe('insert into "rest_test"."scores" ("id", "label") values ($1, $2) returning "id"');
   });
 
+  it('with writeReturns, returns the written row as JSON for afterWrite beside its id', () => {
+    const scored = compileRegistry([{ ...masked, name: 'scored', afterWrite: () => undefined, writeReturns: ['id', 'label'] }]).get('scored')!;
+    const query = buildInsert(scored, { rows: [{ id: ID, label: 'a' }], onConflict: null, returning: { select: null, stripNulls: false } });
+    expect(query.text).toBe(
+      'insert into "rest_test"."scores" as _t ("id", "label") values ($1, $2) returning "id", (select to_json(_x) from (select _t."id", _t."label") _x)::text as "row"',
+    );
+  });
+
   it('reads written rows back by id, in the order written', () => {
     const other = '00000000-0000-4000-8000-000000000001';
     const query = buildReadBack(masked, [ID, other], { select: [{ type: 'column', column: 'label' }], stripNulls: true });

@@ -200,13 +200,26 @@ export interface Returning {
  * the statement's snapshot still holds them.
  */
 function withReturning(statement: string, collection: CompiledCollection, returning: Returning | null, kind: 'write' | 'delete'): string {
-  if (collection.readsBack && kind === 'write') return `${statement} returning "id"`;
+  if (collection.readsBack && kind === 'write') return `${statement} returning "id"${writtenRowSql(collection)}`;
   if (!returning) return statement;
   if (collection.readsBack) {
     const rows = `(select ${selectListSql(collection, returning.select)} from ${collection.sqlReadTable} where "id" in (select "id" from _w)) _r`;
     return `with _w as (${statement} returning "id") ${aggregate(rows, '_r', returning.stripNulls)}`;
   }
   return `with _w as (${statement} returning ${selectListSql(collection, returning.select)}) ${aggregate('_w', '_w', returning.stripNulls)}`;
+}
+
+/** The alias of the written table in an insert, so that `returning` can name its row. */
+const WRITTEN = '_t';
+
+/**
+ * With `writeReturns`: the written row for `afterWrite` as JSON text, built by PostgreSQL as a
+ * read back would build it (dates as YYYY-MM-DD, numbers as written), in the column `row`.
+ */
+function writtenRowSql(collection: CompiledCollection): string {
+  if (!collection.writeReturns) return '';
+  const columns = collection.writeReturns.map((c) => `${WRITTEN}.${quoteIdent(c)}`).join(', ');
+  return `, (select to_json(_x) from (select ${columns}) _x)::text as "row"`;
 }
 
 /** Rows just written, read back by id from the read relation in the order written. */
@@ -257,7 +270,8 @@ export function buildInsert(collection: CompiledCollection, request: InsertReque
     const values = refs.map((ref) => (Object.hasOwn(row, ref.name) ? params.add(toParameter(ref.type, row[ref.name])) : 'default'));
     return `(${values.join(', ')})`;
   });
-  let statement = `insert into ${collection.sqlTable} (${refs.map((r) => r.sql).join(', ')}) values ${tuples.join(', ')}`;
+  const alias = collection.writeReturns ? ` as ${WRITTEN}` : '';
+  let statement = `insert into ${collection.sqlTable}${alias} (${refs.map((r) => r.sql).join(', ')}) values ${tuples.join(', ')}`;
   if (request.onConflict) statement += conflictSql(collection, columns, request.onConflict);
   return { text: withReturning(statement, collection, request.returning, 'write'), values: params.values };
 }
