@@ -56,7 +56,7 @@ function commentText(lines: readonly string[]): string {
 }
 
 /** Joins items into lines of at most `width` characters, each after `indent`. */
-function wrap(items: readonly string[], indent: string, width = 110): string {
+export function wrap(items: readonly string[], indent: string, width = 110): string {
   const lines: string[] = [];
   let line = '';
   for (const item of items) {

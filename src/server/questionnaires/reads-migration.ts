@@ -12,29 +12,12 @@
  */
 import { INSTRUMENT_CODES, INSTRUMENTS, type InstrumentCode, type InstrumentDefinition } from '../../domain/instruments';
 import { readViewOf, SCORE_COLUMNS, tableOf } from './columns';
-import { ident } from './migration';
+import { ident, wrap } from './migration';
 
 export const READS_MIGRATION_FILE = 'db/migrations/0016-questionnaire-reads.sql';
 
 function literal(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
-}
-
-/** Joins items into lines of at most `width` characters, each after `indent` (as 0009 does). */
-function wrap(items: readonly string[], indent: string, width = 110): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const item of items) {
-    const next = line === '' ? item : `${line}, ${item}`;
-    if (line !== '' && indent.length + next.length > width) {
-      lines.push(`${line},`);
-      line = item;
-    } else {
-      line = next;
-    }
-  }
-  lines.push(line);
-  return lines.map((l) => indent + l).join('\n');
 }
 
 /** The score columns are shown when this holds for the row `r` and the reader `me`. */
