@@ -2,7 +2,9 @@
  * Workflow engine at scale (issue 6): 10,000 running trial instances on PostgreSQL, then
  * - task completions through POST /api/workflow/rest/task/{id}/submit-form at concurrency 16
  *   (completions/s, p50 and p99; target p99 ≤ 100 ms), and
- * - timer firings by the scheduler's claim loop (firings/s with 4 parallel workers).
+ * - timer firings by the scheduler's claim loop (firings/s with 4 parallel workers),
+ * each with the CPU it cost in Node and in the PostgreSQL backends (bench/cpu.ts).
+ * BENCH_CONCURRENCY=1 (and BENCH_TIMER_WORKERS) measure the cost of one step without contention.
  * Instances are seeded by starting one trial and copying its rows (engine state, task, timer)
  * to every case, which is what 10,000 starts would write. Needs PostgreSQL (BENCH_DATABASE_URL,
  * TEST_DATABASE_URL or the default test address); skipped without one.
@@ -15,11 +17,13 @@ import { withOwner } from '../src/server/db/transaction';
 import { createUser } from '../src/server/admin/accounts';
 import { findPostgresServer, openPostgresBench } from './databases';
 import { describeMachine } from './report';
+import { describeCpu, startCpu, type CpuSpent } from './cpu';
 
 const INSTANCES = Number(process.env.BENCH_WORKFLOW_INSTANCES ?? 10_000);
 const COMPLETIONS = Number(process.env.BENCH_WORKFLOW_COMPLETIONS ?? 2_000);
 const TIMERS = Number(process.env.BENCH_WORKFLOW_TIMERS ?? 2_000);
-const CONCURRENCY = 16;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const TIMER_WORKERS = Number(process.env.BENCH_TIMER_WORKERS ?? Math.min(4, CONCURRENCY));
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -102,6 +106,7 @@ async function main(): Promise<void> {
     const latencies: number[] = [];
     let failures = 0;
     let next = 0;
+    const completeCpu = await startCpu(pool);
     const completeStart = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -120,6 +125,7 @@ async function main(): Promise<void> {
       }),
     );
     const completeSeconds = (performance.now() - completeStart) / 1000;
+    const completeSpent: CpuSpent = await completeCpu();
     latencies.sort((a, b) => a - b);
 
     // Timer firings: make reminders of untouched instances due, fire with 4 workers.
@@ -135,13 +141,15 @@ async function main(): Promise<void> {
     const reminders = async () =>
       (await pool.query<{ n: number }>(`select count(*)::int as n from app_public.workflow_history where activity_id = 'screeningReminderMail'`)).rows[0]!.n;
     const remindedBefore = await reminders();
+    const fireCpu = await startCpu(pool);
     const fireStart = performance.now();
     await Promise.all(
-      Array.from({ length: 4 }, async () => {
+      Array.from({ length: TIMER_WORKERS }, async () => {
         while (await host.fireOneDueJob());
       }),
     );
     const fireSeconds = (performance.now() - fireStart) / 1000;
+    const fireSpent: CpuSpent = await fireCpu();
     const fired = (await reminders()) - remindedBefore;
 
     const screens = await taskScreenLatencies(url, token);
@@ -151,7 +159,9 @@ async function main(): Promise<void> {
     console.log(`  running instances:        ${state[0].n} (seeded in ${seedSeconds.toFixed(1)} s)`);
     console.log(`  task completions:         ${tasks.length} in ${completeSeconds.toFixed(1)} s = ${(tasks.length / completeSeconds).toFixed(0)}/s at concurrency ${CONCURRENCY}, ${failures} failed`);
     console.log(`  submit-form latency:      p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (target p99 ≤ 100 ms)`);
-    console.log(`  timer firings:            ${fired} in ${fireSeconds.toFixed(1)} s = ${(fired / fireSeconds).toFixed(0)}/s (4 workers)`);
+    console.log(`  submit-form CPU:          ${describeCpu(completeSpent, tasks.length)} (client included)`);
+    console.log(`  timer firings:            ${fired} in ${fireSeconds.toFixed(1)} s = ${(fired / fireSeconds).toFixed(0)}/s (${TIMER_WORKERS} workers)`);
+    console.log(`  timer firing CPU:         ${describeCpu(fireSpent, Math.max(1, fired))}`);
     for (const [name, ms] of screens) console.log(`  ${name.padEnd(26)}p50 ${percentile(ms, 50).toFixed(1)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms (coordinator, all tasks)`);
     await sanad.close();
   } finally {

@@ -84,6 +84,15 @@ function Logger() {
 const ELEMENTS = { InclusiveGateway: InclusiveJoin };
 
 /**
+ * disableTrackState: getState() leaves out the activities and flows that hold nothing (no queued
+ * message: idle, or done with nothing pending), so the stored state is about 10 KB instead of
+ * 23 KB for the trial and recover() restores only what is under way. What is left out is the
+ * taken/discarded counters of idle elements, which nothing here reads; a recovered element
+ * without a stored state starts idle, as it was.
+ */
+const SETTINGS = { disableTrackState: true };
+
+/**
  * The serialized definition (moddle-context-serializer's context: element definitions with
  * their behaviour types) that every Engine of a definition version starts from. Building it
  * walks the whole moddle tree, so it is built once per version and shared: the engines only
@@ -147,8 +156,51 @@ function taskAttributes(def: DefinitionInfo, activityId: string, scope: Record<s
 }
 
 export async function runStep(settings: StepSettings, def: DefinitionInfo, instance: InstanceRecord, event: StepEvent): Promise<StepOutcome> {
+  const now = settings.clock.now();
+  // The engine (several MB of objects for the trial) lives only inside advance(): it is garbage
+  // before the write's round trip, so the collector does not carry it while the step waits.
+  const advanced = await advance(settings, def, instance, event);
+  await persist(settings, def, instance, { ...advanced, now });
+  return { matched: advanced.matched, state: advanced.completed ? 'COMPLETED' : 'ACTIVE' };
+}
+
+/** A waiting activity, as persist needs it. */
+interface WaitingActivity {
+  id: string;
+  type: string;
+  executionId: string;
+}
+
+/** A waiting timer, as persist needs it (from the engine's timer reference). */
+interface WaitingTimer {
+  activityId: string;
+  executionId: string;
+  timerType: unknown;
+  expireAt: unknown;
+  timeDuration: unknown;
+  delay: unknown;
+}
+
+/** What a step did in the engine, as plain data. */
+interface Advanced {
+  matched: boolean;
+  completed: boolean;
+  /** JSON of the engine state; null once the instance completed. */
+  engineState: string | null;
+  waiting: WaitingActivity[];
+  timers: WaitingTimer[];
+  jobs: JobMap;
+  variables: TypedVariables;
+  history: Map<string, HistoryEntry>;
+  entered: Map<string, TaskAttributes>;
+  completedExecution: { executionId: string; userId: string | null } | undefined;
+  completedByMessage: Set<string>;
+  endTime: Date;
+}
+
+/** Recovers the engine, applies the event, runs the services until it waits again. */
+async function advance(settings: StepSettings, def: DefinitionInfo, instance: InstanceRecord, event: StepEvent): Promise<Advanced> {
   const { clock } = settings;
-  const now = clock.now();
   const variables: TypedVariables = { ...instance.variables };
   const jobs: JobMap = new Map(instance.jobs.map((j) => [j.executionId, { kind: j.kind, attempts: j.attempts }]));
   const scope = () => plainValues(variables);
@@ -173,6 +225,7 @@ export async function runStep(settings: StepSettings, def: DefinitionInfo, insta
     timers,
     Logger,
     elements: ELEMENTS,
+    settings: SETTINGS,
     expressions: {
       resolveExpression: (expression: string) => resolve(expression, scope()),
       isExpression,
@@ -313,26 +366,44 @@ export async function runStep(settings: StepSettings, def: DefinitionInfo, insta
     throw first instanceof Error ? first : new Error(String(first));
   }
 
-  const waiting = postponed();
+  const waiting: WaitingActivity[] = postponed().map((a) => ({ id: String(a.id), type: String(a.type), executionId: String(a.executionId) }));
   const completed = waiting.length === 0;
   const endTime = clock.now();
-  await persist(settings, def, instance, {
-    engine,
-    jobs,
+  let engineState: string | null = null;
+  if (!completed) {
+    // The definition's source is the deployed version's: never stored with an instance.
+    const state = await engine.getState();
+    for (const definition of state.definitions ?? []) delete definition.source;
+    engineState = JSON.stringify(state);
+  }
+  const waitingTimers: WaitingTimer[] = completed
+    ? []
+    : (timers.executing as any[])
+        .filter((t) => t.owner?.executionId)
+        .map((t) => ({
+          activityId: String(t.owner.id),
+          executionId: String(t.owner.executionId),
+          timerType: t.owner.timerType,
+          expireAt: t.owner.expireAt,
+          timeDuration: t.owner.timeDuration,
+          delay: t.delay,
+        }));
+  // No engine.stop(): stopping walks every activity and costs as much as a resume. Nothing
+  // outlives the step (timers are job rows, never real timeouts), so the engine is just dropped.
+  return {
+    matched,
+    completed,
+    engineState,
     waiting,
-    timers: timers.executing as any[],
+    timers: waitingTimers,
+    jobs,
     variables,
     history,
     entered,
-    completed,
     completedExecution: event.kind === 'completeTask' && matched ? event : undefined,
     completedByMessage,
-    now,
     endTime,
-  });
-  // No engine.stop(): stopping walks every activity and costs as much as a resume. Nothing
-  // outlives the step (timers are job rows, never real timeouts), so the engine is just dropped.
-  return { matched, state: completed ? 'COMPLETED' : 'ACTIVE' };
+  };
 }
 
 /** The waiting activities, with those inside running sub-processes. */
@@ -408,20 +479,7 @@ async function runService(
   }
 }
 
-interface PersistInput {
-  engine: any;
-  jobs: JobMap;
-  waiting: any[];
-  timers: any[];
-  variables: TypedVariables;
-  history: Map<string, HistoryEntry>;
-  entered: Map<string, TaskAttributes>;
-  completed: boolean;
-  completedExecution: { executionId: string; userId: string | null } | undefined;
-  completedByMessage: Set<string>;
-  now: Date;
-  endTime: Date;
-}
+type PersistInput = Omit<Advanced, 'matched'> & { now: Date };
 
 /**
  * Everything a step writes, in one statement (data-modifying CTEs): the instance row, the engine
@@ -484,7 +542,7 @@ select 1`;
 
 async function persist(settings: StepSettings, def: DefinitionInfo, instance: InstanceRecord, input: PersistInput): Promise<void> {
   const { sql, clock } = settings;
-  const { waiting, completed } = input;
+  const { waiting, completed, engineState } = input;
   const waitingMessages = [
     ...new Set(
       waiting
@@ -493,20 +551,12 @@ async function persist(settings: StepSettings, def: DefinitionInfo, instance: In
     ),
   ];
   const waitingSignals = [...new Set(waiting.map((a) => def.activitySignals.get(a.id)).filter((m): m is string => !!m))];
-  const waitingExecutions = waiting.filter((a) => a.type !== 'bpmn:UserTask').map((a) => String(a.executionId));
-
-  let engineState: string | null = null;
-  if (!completed) {
-    // The definition's source is the deployed version's: never stored with an instance.
-    const state = await input.engine.getState();
-    for (const definition of state.definitions ?? []) delete definition.source;
-    engineState = JSON.stringify(state);
-  }
+  const waitingExecutions = waiting.filter((a) => a.type !== 'bpmn:UserTask').map((a) => a.executionId);
 
   // User tasks: close those no longer waiting, open the new ones.
   const openTasks = waiting.filter((a) => a.type === 'bpmn:UserTask');
   const known = new Set(instance.openTasks.map((r) => r.executionId));
-  const stillOpen = new Set(openTasks.map((a) => String(a.executionId)));
+  const stillOpen = new Set(openTasks.map((a) => a.executionId));
   const closedTasks = instance.openTasks
     .filter((row) => !stillOpen.has(row.executionId))
     .map((row) => {
@@ -515,11 +565,10 @@ async function persist(settings: StepSettings, def: DefinitionInfo, instance: In
       return { id: row.id, reason: completedTask ? 'completed' : 'deleted', completed_by: byUser ? input.completedExecution!.userId : null };
     });
   const newTasks = openTasks
-    .filter((task) => !known.has(String(task.executionId)))
+    .filter((task) => !known.has(task.executionId))
     .map((task) => {
-      const executionId = String(task.executionId);
-      const attributes =
-        input.entered.get(executionId) ?? taskAttributes(def, String(task.id), plainValues(input.variables), clock.now());
+      const executionId = task.executionId;
+      const attributes = input.entered.get(executionId) ?? taskAttributes(def, task.id, plainValues(input.variables), clock.now());
       return {
         execution_id: executionId,
         task_definition_key: attributes.activityId,
@@ -535,19 +584,18 @@ async function persist(settings: StepSettings, def: DefinitionInfo, instance: In
     });
 
   // Timer jobs: one row per waiting timer; the stored due date is the truth (PUT /job/{id}/duedate moves it).
-  const timerRefs = completed ? [] : input.timers.filter((t) => t.owner?.executionId);
-  const timerIds = new Set(timerRefs.map((t) => String(t.owner.executionId)));
-  const waitingIds = new Set(waiting.map((a) => String(a.executionId)));
+  const timerIds = new Set(input.timers.map((t) => t.executionId));
+  const waitingIds = new Set(waiting.map((a) => a.executionId));
   const staleJobs = [...input.jobs]
     .filter(([executionId, job]) => (job.kind === 'timer' ? !timerIds.has(executionId) : !waitingIds.has(executionId)))
     .map(([executionId]) => executionId);
-  const newTimers = timerRefs
-    .filter((ref) => !input.jobs.has(String(ref.owner.executionId)))
-    .map((ref) => ({
-      activity_id: ref.owner.id,
-      activity_name: def.names.get(ref.owner.id) ?? null,
-      execution_id: String(ref.owner.executionId),
-      due_date: timerDue(ref, clock.now()),
+  const newTimers = input.timers
+    .filter((timer) => !input.jobs.has(timer.executionId))
+    .map((timer) => ({
+      activity_id: timer.activityId,
+      activity_name: def.names.get(timer.activityId) ?? null,
+      execution_id: timer.executionId,
+      due_date: timerDue(timer, clock.now()),
       created: clock.now(),
     }));
 
@@ -588,12 +636,12 @@ async function persist(settings: StepSettings, def: DefinitionInfo, instance: In
 }
 
 /** When a waiting timer is due: its date, its ISO duration from now, or the engine's delay. */
-function timerDue(ref: any, now: Date): Date {
-  if (ref.owner.timerType === 'timeDate' && ref.owner.expireAt) return new Date(ref.owner.expireAt);
-  if (ref.owner.timerType === 'timeDuration' && typeof ref.owner.timeDuration === 'string' && isDuration(ref.owner.timeDuration)) {
-    return addDuration(now, ref.owner.timeDuration);
+function timerDue(timer: WaitingTimer, now: Date): Date {
+  if (timer.timerType === 'timeDate' && timer.expireAt) return new Date(timer.expireAt as string | number | Date);
+  if (timer.timerType === 'timeDuration' && typeof timer.timeDuration === 'string' && isDuration(timer.timeDuration)) {
+    return addDuration(now, timer.timeDuration);
   }
-  return new Date(now.getTime() + Math.max(0, Number(ref.delay) || 0));
+  return new Date(now.getTime() + Math.max(0, Number(timer.delay) || 0));
 }
 
 /** Refuses a start for a definition whose process cannot begin (used by the REST start). */
