@@ -205,6 +205,8 @@ async function loadProfiles(sql: Sql, random: () => number): Promise<void> {
  */
 async function insertRecords(sql: Sql, code: InstrumentCode, definition: InstrumentDefinition): Promise<void> {
   const items = definition.items.map((item) => ident(item.id));
+  // Deferred triggers (the read versions of 0015) must have run before a table is altered.
+  await sql.query('set constraints all immediate');
   await sql.query(`alter table app_public.${code} disable trigger _900_audit`);
   await sql.query(
     `with drawn as materialized (

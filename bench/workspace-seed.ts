@@ -147,6 +147,8 @@ export async function seedWorkspace(pool: pg.Pool, size: WorkspaceSize): Promise
 }
 
 async function setBulkTriggers(sql: Sql, action: 'disable' | 'enable'): Promise<void> {
+  // Deferred triggers (the read versions of 0015) must have run before a table is altered.
+  await sql.query('set constraints all immediate');
   for (const [table, trigger] of BULK_LOAD_TRIGGERS) await sql.query(`alter table ${table} ${action} trigger ${trigger}`);
 }
 

@@ -66,4 +66,19 @@ describe('migrations', () => {
     await expect(migrate(database.db.pool, dir)).rejects.toThrow(/does not know/);
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  // Last: it applies a migration only its own copy knows.
+  it('let a migration change rows and then alter their table (deferred triggers run at once)', async () => {
+    const dir = copyOfMigrations();
+    fs.writeFileSync(
+      path.join(dir, '9998-backfill.sql'),
+      `insert into app_public.users (username, email, locale, time_zone) values ('backfill', 'backfill@example.org', 'en', 'UTC');
+       update app_public.users set username = username;
+       alter table app_public.users add column backfilled boolean;
+       alter table app_public.users drop column backfilled;\n`,
+    );
+    const result = await migrate(database.db.pool, dir);
+    expect(result.applied).toEqual(['9998-backfill.sql']);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

@@ -94,7 +94,10 @@ async function applyPending(client: pg.PoolClient, migrations: MigrationFile[]):
   const applied: string[] = [];
   for (const migration of migrations) {
     if (appliedIds.has(migration.id)) continue;
-    await client.query('begin');
+    // Deferrable triggers run as each statement ends, not at commit: a migration that changes
+    // rows and then alters their table (a backfill before a new constraint) would otherwise
+    // meet "pending trigger events" (the read-version triggers of 0015 are deferred).
+    await client.query('begin; set constraints all immediate');
     try {
       await client.query(migration.sql);
       await client.query('insert into app_migrations.migrations (id, name, checksum) values ($1, $2, $3)', [
