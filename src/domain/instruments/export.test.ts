@@ -2,36 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { COMMENT, DEMOGRAPHICS, INSTRUMENT_CODES, INSTRUMENTS, LEC5, PHQ9, score } from './index';
 import { CODEBOOK_HEADER, codebookCsv, codebookRows, CSV_BOM, csvField, exportCell, exportColumns, exportCsv, exportFileName, guardFormula, shownIfText, toCsv, type ExportRecord } from './export';
 import type { Answers } from './types';
+import { parseCsv } from '../../../test/helpers/csv';
 
-/** A small RFC 4180 reader, to check that what the writer quotes reads back as it was. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(field);
-      field = '';
-    } else if (char === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += char;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
 
 function record(answers: Answers, overrides: Partial<ExportRecord> = {}): ExportRecord {
   const scored = score(PHQ9, answers);
