@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { COMMENT, DEMOGRAPHICS, INSTRUMENT_CODES, INSTRUMENTS, LEC5, PHQ9, score } from './index';
-import { CODEBOOK_HEADER, codebookCsv, codebookRows, CSV_BOM, csvField, exportCell, exportColumns, exportCsv, exportFileName, guardFormula, shownIfText, toCsv, type ExportRecord } from './export';
+import { CODEBOOK_HEADER, codebookCsv, codebookRows, CSV_BOM, csvField, exportCell, exportColumns, exportCsv, exportCsvChunks, exportFileName, guardFormula, itemsInOrder, shownIfText, toCsv, type ExportRecord } from './export';
+import type { InstrumentDefinition } from './types';
 import type { Answers } from './types';
 import { parseCsv } from '../../../test/helpers/csv';
 
 
-function record(answers: Answers, overrides: Partial<ExportRecord> = {}): ExportRecord {
+function record(answers: Answers, overrides: Partial<ExportRecord> = {}, definition: InstrumentDefinition = PHQ9): ExportRecord {
   const scored = score(PHQ9, answers);
   return {
     caseId: '00000000-0000-4000-8000-000000000001',
@@ -20,7 +21,7 @@ function record(answers: Answers, overrides: Partial<ExportRecord> = {}): Export
     subscales: scored.subscales,
     flags: scored.flags,
     diagnoses: scored.diagnoses ?? null,
-    answers,
+    items: itemsInOrder(definition, answers),
     ...overrides,
   };
 }
@@ -110,7 +111,7 @@ describe('export cells', () => {
   it('join a multi-select’s codes with ; and write yes/no as 1/0', () => {
     const columns = exportColumns(DEMOGRAPHICS);
     const answers = { past_treatment: ['psychotherapy', 'medication'], fled: false, loss: true, age: 30, country_of_origin: 'سوريا' };
-    const cells = Object.fromEntries(columns.map((c) => [c.name, exportCell(c, record(answers, { answers }))]));
+    const cells = Object.fromEntries(columns.map((c) => [c.name, exportCell(c, record(answers, {}, DEMOGRAPHICS))]));
     expect(cells).toMatchObject({ past_treatment: 'psychotherapy;medication', fled: 0, loss: 1, age: 30, country_of_origin: 'سوريا', flight_reason: null });
   });
 });
@@ -150,12 +151,21 @@ describe('CSV', () => {
   });
 
   it('writes a whole instrument file with one line per record', () => {
-    const text = exportCsv(COMMENT, [record({ comment: '=1+1' }, { answers: { comment: '=1+1' }, complete: true })]);
+    const text = exportCsv(COMMENT, [record({ comment: '=1+1' }, { complete: true }, COMMENT)]);
     const [header, line, ...rest] = parseCsv(text.slice(1));
     expect(header).toEqual(exportColumns(COMMENT).map((c) => c.name));
     expect(line).toEqual(['00000000-0000-4000-8000-000000000001', 'pre', '2026-11-20T09:00:00Z', '2026-11-21T10:30:00Z', '0', '1', '1', "'=1+1"]);
     expect(rest).toEqual([]);
   });
+});
+
+it('streams the same file in chunks of lines', () => {
+  const records = Array.from({ length: 5 }, (_, i) => record({ ...PHQ9_ANSWERS, item1: i % 4 }));
+  const chunks = [...exportCsvChunks(PHQ9, records, 2)];
+  expect(chunks).toHaveLength(4); // header, 2 + 2 + 1 lines
+  expect(chunks[0]).toBe(`${CSV_BOM}${exportColumns(PHQ9).map((c) => c.name).join(',')}\r\n`);
+  expect(chunks.join('')).toBe(exportCsv(PHQ9, records));
+  expect(parseCsv(chunks.join('').slice(1))).toHaveLength(6);
 });
 
 describe('codebook', () => {

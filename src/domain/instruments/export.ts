@@ -46,7 +46,7 @@ export type ExportColumn = { readonly name: string; readonly type: ExportValueTy
   | { readonly kind: 'subscale'; readonly score: ScoreDefinition }
   | { readonly kind: 'flag'; readonly flag: FlagDefinition }
   | { readonly kind: 'diagnosis'; readonly diagnosis: DiagnosisDefinition }
-  | { readonly kind: 'item'; readonly item: ItemDefinition }
+  | { readonly kind: 'item'; readonly item: ItemDefinition; /** Position in the definition's items and a record's `items`. */ readonly index: number }
 );
 
 /**
@@ -66,7 +66,13 @@ export interface ExportRecord {
   readonly subscales: Readonly<Record<string, number | null | undefined>> | null;
   readonly flags: readonly string[] | null;
   readonly diagnoses: Readonly<Record<string, boolean | null | undefined>> | null;
-  readonly answers: Answers;
+  /** The answers in the definition's item order (an array: 50,000 records build no maps). */
+  readonly items: readonly (AnswerValue | null | undefined)[];
+}
+
+/** A record's `items` from answers keyed by item id. */
+export function itemsInOrder(definition: InstrumentDefinition, answers: Answers): (AnswerValue | null | undefined)[] {
+  return definition.items.map((item) => answers[item.id]);
 }
 
 /** A cell: text (guarded against formulas), a number (written as is), or empty. */
@@ -109,7 +115,7 @@ export function exportColumns(definition: InstrumentDefinition): ExportColumn[] 
     ...definition.subscales.map((score): ExportColumn => ({ name: `subscale_${score.id}`, kind: 'subscale', score, type: 'number' })),
     ...definition.flags.map((flag): ExportColumn => ({ name: `flag_${flag.code}`, kind: 'flag', flag, type: 'boolean' })),
     ...definition.diagnoses.map((diagnosis): ExportColumn => ({ name: `diagnosis_${diagnosis.code}`, kind: 'diagnosis', diagnosis, type: 'boolean' })),
-    ...definition.items.map((item): ExportColumn => ({ name: item.id, kind: 'item', item, type: itemValueType(item) })),
+    ...definition.items.map((item, index): ExportColumn => ({ name: item.id, kind: 'item', item, index, type: itemValueType(item) })),
   ];
 }
 
@@ -158,7 +164,7 @@ export function exportCell(column: ExportColumn, record: ExportRecord): Cell {
     case 'diagnosis':
       return bit(record.diagnoses?.[column.diagnosis.code]);
     case 'item':
-      return answerCell(record.answers[column.item.id]);
+      return answerCell(record.items[column.index]);
   }
 }
 
@@ -195,16 +201,28 @@ export function toCsv(header: readonly string[], rows: Iterable<readonly Cell[]>
   return lines.join('');
 }
 
+/**
+ * The data file of an instrument in pieces: the byte-order mark and header first, then the
+ * records' lines, `linesPerChunk` at a time, so a server can stream 50,000 records without
+ * building one string or holding the event loop for the whole file.
+ */
+export function* exportCsvChunks(definition: InstrumentDefinition, records: Iterable<ExportRecord>, linesPerChunk = 1000): Generator<string> {
+  const columns = exportColumns(definition);
+  yield CSV_BOM + csvLine(columns.map((column) => column.name));
+  let lines: string[] = [];
+  for (const record of records) {
+    lines.push(csvLine(columns.map((column) => exportCell(column, record))));
+    if (lines.length >= linesPerChunk) {
+      yield lines.join('');
+      lines = [];
+    }
+  }
+  if (lines.length > 0) yield lines.join('');
+}
+
 /** The data file of an instrument: its columns' header and one line per record, in the given order. */
 export function exportCsv(definition: InstrumentDefinition, records: Iterable<ExportRecord>): string {
-  const columns = exportColumns(definition);
-  function* rows() {
-    for (const record of records) yield columns.map((column) => exportCell(column, record));
-  }
-  return toCsv(
-    columns.map((column) => column.name),
-    rows(),
-  );
+  return [...exportCsvChunks(definition, records)].join('');
 }
 
 // Codebook ----------------------------------------------------------------------------------

@@ -12,10 +12,11 @@
  * Columns, CSV and codebook: src/domain/instruments/export.ts. See docs/DECISIONS.md
  * "Research export".
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { INSTRUMENT_CODES, INSTRUMENTS, isInstrumentCode, type InstrumentCode, type InstrumentDefinition } from '../../domain/instruments';
-import { codebookCsv, exportCsv, exportFileName, type ExportRecord } from '../../domain/instruments/export';
+import { codebookCsv, exportCsvChunks, exportFileName, type ExportRecord } from '../../domain/instruments/export';
 import { isLocale, type Locale } from '../../domain/locales';
 import { MEASUREMENT_TIMES } from '../../domain/measurements';
 import type { Config } from '../config';
@@ -49,11 +50,7 @@ export function exportStatement(code: InstrumentCode, definition: InstrumentDefi
 const FIXED_COLUMNS = 12;
 
 /** A row of `exportStatement` (array mode) as the domain's record. */
-function toRecord(definition: InstrumentDefinition, row: unknown[]): ExportRecord {
-  const answers: Record<string, never> = {};
-  definition.items.forEach((item, index) => {
-    answers[item.id] = row[FIXED_COLUMNS + index] as never;
-  });
+function toRecord(row: unknown[]): ExportRecord {
   return {
     caseId: row[0] as string,
     timeOfMeasurement: row[1] as string,
@@ -67,14 +64,14 @@ function toRecord(definition: InstrumentDefinition, row: unknown[]): ExportRecor
     subscales: row[9] as ExportRecord['subscales'],
     flags: row[10] as string[] | null,
     diagnoses: row[11] as ExportRecord['diagnoses'],
-    answers,
+    items: row.slice(FIXED_COLUMNS) as ExportRecord['items'],
   };
 }
 
 /** Every record of an instrument the signed-in person may read, in export order. */
 export async function readExportRecords(sql: Sql, code: InstrumentCode, definition: InstrumentDefinition): Promise<ExportRecord[]> {
   const result = await sql.query<unknown[]>({ text: exportStatement(code, definition), rowMode: 'array' });
-  return result.rows.map((row) => toRecord(definition, row));
+  return result.rows.map(toRecord);
 }
 
 /** The database decides who is a coordinator, as it does for every other rule. */
@@ -98,8 +95,8 @@ function requireLocale(value: unknown, config: Config): Locale {
   throw badRequest('locale_unsupported', `The locale ${JSON.stringify(value)} is not supported; use one of ${config.locales.join(', ')}.`);
 }
 
-/** A CSV download: UTF-8 text, saved under its file name, never kept by a cache. */
-function sendCsv(reply: FastifyReply, fileName: string, body: string): FastifyReply {
+/** A CSV download: UTF-8 text (or a stream of it), saved under its file name, never kept by a cache. */
+function sendCsv(reply: FastifyReply, fileName: string, body: string | Readable): FastifyReply {
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${fileName}"`)
@@ -116,7 +113,8 @@ export function registerExportRoutes(app: FastifyInstance, pool: pg.Pool, config
       return { code: known, definition: INSTRUMENTS[known], records: await readExportRecords(sql, known, INSTRUMENTS[known]) };
     });
     request.log.info({ export: code, records: records.length }, 'research data exported');
-    return sendCsv(reply, exportFileName(code, new Date()), exportCsv(definition, records));
+    // Streamed in chunks of lines: no one large string, and other requests run in between.
+    return sendCsv(reply, exportFileName(code, new Date()), Readable.from(exportCsvChunks(definition, records)));
   });
 
   app.get<{ Params: { code: string }; Querystring: { locale?: unknown } }>('/api/export/:code/codebook.csv', async (request, reply) => {
