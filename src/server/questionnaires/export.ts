@@ -112,7 +112,7 @@ export function registerExportRoutes(app: FastifyInstance, pool: pg.Pool, config
       const known = requireInstrument(request.params.code);
       return { code: known, definition: INSTRUMENTS[known], records: await readExportRecords(sql, known, INSTRUMENTS[known]) };
     });
-    request.log.info({ export: code, records: records.length }, 'research data exported');
+    request.log.info({ export: code, records: records.length, userId: request.identity.userId }, 'research data exported');
     // Streamed in chunks of lines: no one large string, and other requests run in between.
     return sendCsv(reply, exportFileName(code, new Date()), Readable.from(exportCsvChunks(definition, records)));
   });
