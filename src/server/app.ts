@@ -25,6 +25,7 @@ import { ReadCache } from './graphql/read-cache';
 import { createLogger } from './logger';
 import { registerPageRoutes } from './content/pages';
 import { registerMeasurementRoutes } from './measurements';
+import { registerExportRoutes } from './questionnaires/export';
 import { registerWebApp } from './web/static';
 import { startNotificationWorker } from './notifications/worker';
 import { startInterviewMailWorker } from './interviews/mail-worker';
@@ -149,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerAuthRoutes(app, auth);
   registerPageRoutes(app, db.pool, config);
   registerMeasurementRoutes(app, db.pool, config);
+  registerExportRoutes(app, db.pool, config);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
   // Polled interview reads are answered from kept answers while their data is unchanged.

@@ -144,7 +144,7 @@ export function scoreDast10(answers: Answers, definition = DAST10): ScoreResult 
 
 export { AUDIT, BDI2, CDRISK10, COMMENT, DAST10, DEMOGRAPHICS, DISCLOSURE, EUROHIS, EVALUATION, GAD2, GAD7, INEP, ITQ, LEC5, LSAS, MSPSS, PATHEV, PCL5, PG13, PHQ15, PHQ9, PMBS, SBQR, SCALING, SEWIP, TAQ, TGISRPLUS, TRAUMALISTENEU, TRGI, WAI };
 export { score, bandOf } from './score';
-export { totalRange } from './range';
+export { scoreRange, totalRange } from './range';
 export { validateAnswers, clearHidden, shownItems } from './answers';
 export { withOverrides, defineInstrument, definitionProblems, InstrumentDefinitionError, type ConfigOverrides } from './define';
 export { wordingFor, wordingKey, templateCode, wordingFromRecord, type WordingLookup, type WordingPart } from './wording';

@@ -18,6 +18,7 @@ import { personName } from '../messages/names';
 import { loadCaseList, type CaseListFilter, type CaseListItem } from './queries';
 import { RoleList, StageName } from './labels';
 import { OutcomesOverview } from '../scores/OutcomesOverview';
+import { ResearchExport } from '../export/ResearchExport';
 import { useWideScreen } from './useWideScreen';
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -239,6 +240,7 @@ function Paging({ offset, pageSize, total, onPage }: { offset: number; pageSize:
 
 export function CaseListPage() {
   const { t } = useTranslation();
+  const { user } = useSession();
   const [params, setParams] = useSearchParams();
   const filter = readFilter(params);
   const wide = useWideScreen();
@@ -277,6 +279,7 @@ export function CaseListPage() {
       ) : null}
       {result ? <Paging offset={filter.offset} pageSize={result.pageSize} total={total} onPage={page} /> : null}
       <OutcomesOverview />
+      {user?.is_coordinator_account ? <ResearchExport /> : null}
     </Page>
   );
 }

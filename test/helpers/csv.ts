@@ -1,0 +1,37 @@
+/** Reading CSV in tests, to check that what the export writes reads back as it was. */
+
+/** A small RFC 4180 reader, to check that what the writer quotes reads back as it was. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += char;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+/** The rows of a file as objects keyed by its header (the byte-order mark removed). */
+export function csvObjects(text: string): Record<string, string>[] {
+  const [header, ...rows] = parseCsv(text.replace(/^\uFEFF/, ''));
+  return rows.map((row) => Object.fromEntries(header!.map((name, index) => [name, row[index] ?? ''])));
+}
