@@ -28,13 +28,18 @@ function send(agent: http.Agent, target: URL, request: LoadRequest, body: string
     const outgoing = http.request(
       { agent, host: target.hostname, port: target.port, method: request.method, path: request.path, headers },
       (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        // The body is scanned as it arrives, keeping only its start (for a failure's sample) and
+        // a short tail across chunk borders: a 150 KB answer is not copied into one buffer.
+        const scan = request.graphql ? new ErrorsScan() : undefined;
+        let head = Buffer.alloc(0);
+        response.on('data', (chunk: Buffer) => {
+          scan?.push(chunk);
+          if (head.length < 300) head = Buffer.concat([head, chunk.subarray(0, 300 - head.length)]);
+        });
         response.on('end', () => {
           const status = response.statusCode ?? 0;
-          const body = Buffer.concat(chunks);
-          const ok = status >= 200 && status < 300 && !(request.graphql && hasGraphqlErrors(body));
-          resolve(ok ? { ok } : { ok, problem: `${status} ${body.subarray(0, 300).toString('utf8')}` });
+          const ok = status >= 200 && status < 300 && !scan?.found;
+          resolve(ok ? { ok } : { ok, problem: `${status} ${head.toString('utf8')}` });
         });
         response.on('error', (error) => resolve({ ok: false, problem: error.message }));
       },
@@ -45,12 +50,19 @@ function send(agent: http.Agent, target: URL, request: LoadRequest, body: string
   });
 }
 
-/**
- * A top-level "errors" key is the only way GraphQL reports failure. Searched in the bytes, so a
- * large answer is not decoded to text first: the generator shares the server's two cores.
- */
-function hasGraphqlErrors(body: Buffer): boolean {
-  return body.includes('"errors":');
+const ERRORS_KEY = Buffer.from('"errors":');
+
+/** Looks for the "errors" key of a GraphQL answer, the only way GraphQL reports failure. */
+class ErrorsScan {
+  found = false;
+  private tail = Buffer.alloc(0);
+
+  push(chunk: Buffer): void {
+    if (this.found) return;
+    const joined = this.tail.length > 0 ? Buffer.concat([this.tail, chunk.subarray(0, ERRORS_KEY.length)]) : undefined;
+    this.found = (joined?.includes(ERRORS_KEY) ?? false) || chunk.includes(ERRORS_KEY);
+    this.tail = Buffer.from(chunk.subarray(Math.max(0, chunk.length - ERRORS_KEY.length + 1)));
+  }
 }
 
 /** All virtual clients loop until the deadline; each records its own requests' latencies. */

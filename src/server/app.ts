@@ -5,7 +5,6 @@
  */
 import crypto from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import { grafserv } from 'postgraphile/grafserv/fastify/v5';
 import type { PostGraphileInstance } from 'postgraphile';
@@ -16,6 +15,7 @@ import type { Database } from './db/database';
 import { migrationsUpToDate } from './db/migrate';
 import { ANONYMOUS } from './db/transaction';
 import { HttpError } from './http/errors';
+import { registerSecurityHeaders } from './http/security-headers';
 import { createTokenService, loadSigningSecret, type TokenService } from './auth/tokens';
 import { registerAuthRoutes } from './auth/routes';
 import type { AuthContext } from './auth/service';
@@ -101,7 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   const emailHashKey = crypto.createHmac('sha256', loadSigningSecret(config)).update('sanad:email-hash').digest();
   const auth: AuthContext = { pool: db.pool, config, tokens, mailer, log: logger, emailHashKey };
 
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
     crossOriginEmbedderPolicy: false,
   });

@@ -422,6 +422,9 @@ describe('the verified-token cache', () => {
       const other = await cached.signIn(user.username, user.password);
       expect((await cached.api('GET', '/api/auth/users/me', { token: other })).status).toBe(200);
       expect((await cached.api('GET', '/api/auth/users/me', { token: user.token })).status).toBe(200);
+      // Only the exact token that verified is remembered: a changed signature is checked and refused.
+      const tampered = other.slice(0, -4) + (other.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+      expect((await cached.api('GET', '/api/auth/users/me', { token: tampered })).status).toBe(401);
       await cached.api('PUT', '/api/auth/password', { token: user.token, body: { currentPassword: user.password, newPassword: 'a fresh new secret' } });
       expect((await cached.api('GET', '/api/auth/users/me', { token: other })).status).toBe(401);
       await cached.api('DELETE', '/api/auth/tokens/current', { token: user.token });

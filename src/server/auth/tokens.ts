@@ -33,27 +33,29 @@ export function loadSigningSecret(config: Pick<Config, 'jwtSecret' | 'dataDir'>)
 
 /**
  * Verified tokens, remembered for a few seconds so that a burst of requests (a page loading
- * its data) costs one database lookup, not one per request. Revocation in this process
- * (sign-out, password change) forgets at once; another process notices within the TTL.
+ * its data) costs one signature check and one database lookup, not one per request. Kept by the
+ * exact encoded token: a string that verified a moment ago verifies again (the signature cannot
+ * change), and the entry ends before the token expires. Revocation in this process (sign-out,
+ * password change) forgets at once; another process notices within the TTL.
  */
 class VerifiedTokenCache {
-  private readonly entries = new Map<string, { userId: string; until: number }>();
+  private readonly entries = new Map<string, { tokenId: string; userId: string; until: number }>();
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 50_000,
   ) {}
 
-  get(tokenId: string, userId: string): boolean {
-    const entry = this.entries.get(tokenId);
-    if (!entry) return false;
-    if (entry.until <= Date.now() || entry.userId !== userId) {
-      this.entries.delete(tokenId);
-      return false;
+  get(encoded: string): { tokenId: string; userId: string } | undefined {
+    const entry = this.entries.get(encoded);
+    if (!entry) return undefined;
+    if (entry.until <= Date.now()) {
+      this.entries.delete(encoded);
+      return undefined;
     }
-    return true;
+    return entry;
   }
 
-  remember(tokenId: string, userId: string, expiresAt: number): void {
+  remember(encoded: string, tokenId: string, userId: string, expiresAt: number): void {
     if (this.ttlMs <= 0) return;
     if (this.entries.size >= this.maxEntries) {
       // Map keeps insertion order: drop the oldest tenth.
@@ -63,15 +65,15 @@ class VerifiedTokenCache {
         this.entries.delete(key);
       }
     }
-    this.entries.set(tokenId, { userId, until: Math.min(Date.now() + this.ttlMs, expiresAt) });
+    this.entries.set(encoded, { tokenId, userId, until: Math.min(Date.now() + this.ttlMs, expiresAt) });
   }
 
   forget(tokenId: string): void {
-    this.entries.delete(tokenId);
+    for (const [key, entry] of this.entries) if (entry.tokenId === tokenId) this.entries.delete(key);
   }
 
   forgetUser(userId: string, except?: string): void {
-    for (const [key, entry] of this.entries) if (entry.userId === userId && key !== except) this.entries.delete(key);
+    for (const [key, entry] of this.entries) if (entry.userId === userId && entry.tokenId !== except) this.entries.delete(key);
   }
 }
 
@@ -117,6 +119,8 @@ export function createTokenService(config: Pick<Config, 'jwtSecret' | 'dataDir' 
     },
 
     async verify(pool, token) {
+      const known = cache.get(token);
+      if (known) return { userId: known.userId, tokenId: known.tokenId };
       let subject: string | undefined;
       let tokenId: string | undefined;
       let expiresAt: number;
@@ -130,14 +134,13 @@ export function createTokenService(config: Pick<Config, 'jwtSecret' | 'dataDir' 
         throw error;
       }
       if (!subject || !tokenId || !isUuid(subject) || !isUuid(tokenId)) throw sessionExpired();
-      if (cache.get(tokenId, subject)) return { userId: subject, tokenId };
       const { rows } = await pool.query(
         `select 1 from app_private.login_tokens
           where id = $1 and user_id = $2 and revoked_at is null and expires_at > now()`,
         [tokenId, subject],
       );
       if (rows.length === 0) throw sessionExpired();
-      cache.remember(tokenId, subject, expiresAt);
+      cache.remember(token, tokenId, subject, expiresAt);
       return { userId: subject, tokenId };
     },
 

@@ -92,9 +92,43 @@ interface GraphqlBody {
 
 const VERSION_STATEMENT = { name: 'sanad-read-version', text: 'select version::text from app_private.read_versions where topic = $1' };
 
+/**
+ * Shared version reads of one topic. A request must get a version read that started after it
+ * arrived: one already on its way may have started before a change the request's sender just
+ * committed. So a request that finds a read running waits for the next one, which starts when
+ * the running one ends and serves everyone who arrived meanwhile: at 32 concurrent polls that
+ * is a few reads instead of 32, and never an older answer than reading alone would give.
+ */
+export class VersionReads {
+  private running: Promise<string> | undefined;
+  private queued: Promise<string> | undefined;
+
+  constructor(private readonly read: () => Promise<string>) {}
+
+  next(): Promise<string> {
+    if (!this.running) return this.start();
+    this.queued ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.start();
+      });
+    return this.queued;
+  }
+
+  private start(): Promise<string> {
+    const reading: Promise<string> = this.read().finally(() => {
+      if (this.running === reading) this.running = undefined;
+    });
+    this.running = reading;
+    return reading;
+  }
+}
+
 export class ReadCache {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Pending>();
+  private readonly versions = new Map<string, VersionReads>();
   private readonly operations: ReadonlyMap<string, CachedOperation>;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
@@ -204,7 +238,16 @@ export class ReadCache {
     }
   }
 
-  private async currentVersion(topic: string): Promise<string> {
+  private currentVersion(topic: string): Promise<string> {
+    let reads = this.versions.get(topic);
+    if (!reads) {
+      reads = new VersionReads(() => this.readVersion(topic));
+      this.versions.set(topic, reads);
+    }
+    return reads.next();
+  }
+
+  private async readVersion(topic: string): Promise<string> {
     const result = await this.options.pool.query<{ version: string }>({ ...VERSION_STATEMENT, values: [topic] });
     const version = result.rows[0]?.version;
     if (version === undefined) throw new Error(`The read cache topic ${topic} has no version row (app_private.read_versions).`);
