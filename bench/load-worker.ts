@@ -1,10 +1,11 @@
 /**
- * The load generator's worker thread (see load.ts). Plain node:http with a keep-alive agent:
- * one connection per virtual client, reused, as a browser keeps its connection to the API.
+ * The load generator's worker thread (see load.ts): one script per virtual client. Plain
+ * node:http with a keep-alive agent: one connection per client, reused, as a browser or phone
+ * keeps its connection to the API.
  */
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { LoadOptions, LoadRequest, LoadResult } from './load';
+import type { ClientScript, LoadResult, ScriptedLoadOptions, ScriptStep } from './load';
 
 /** A request that takes this long is counted as an error rather than hanging the benchmark. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -22,15 +23,16 @@ interface Phase {
   elapsedMs: number;
 }
 
-function send(agent: http.Agent, target: URL, request: LoadRequest, body: string | undefined): Promise<Answer> {
+function send(agent: http.Agent, target: URL, script: ClientScript, step: ScriptStep): Promise<Answer> {
+  const { body } = step;
   return new Promise((resolve) => {
-    const headers = body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(body)) };
+    const headers = body === undefined ? script.headers : { ...script.headers, 'content-length': String(Buffer.byteLength(body)) };
     const outgoing = http.request(
-      { agent, host: target.hostname, port: target.port, method: request.method, path: request.path, headers },
+      { agent, host: target.hostname, port: target.port, method: script.method, path: step.path, headers },
       (response) => {
         // The body is scanned as it arrives, keeping only its start (for a failure's sample) and
         // a short tail across chunk borders: a 150 KB answer is not copied into one buffer.
-        const scan = request.graphql ? new ErrorsScan() : undefined;
+        const scan = script.graphql ? new ErrorsScan() : undefined;
         let head = Buffer.alloc(0);
         response.on('data', (chunk: Buffer) => {
           scan?.push(chunk);
@@ -65,20 +67,17 @@ class ErrorsScan {
   }
 }
 
-/** All virtual clients loop until the deadline; each records its own requests' latencies. */
-async function runPhase(options: LoadOptions, agent: http.Agent, durationMs: number): Promise<Phase> {
+/** Every client loops over its own script until the deadline, continuing where it left off. */
+async function runPhase(options: ScriptedLoadOptions, agent: http.Agent, positions: number[], durationMs: number): Promise<Phase> {
   const target = new URL(options.baseUrl);
-  const { request } = options;
   const phase: Phase = { latencies: [], errors: 0, sampleError: undefined, elapsedMs: 0 };
-  let sent = 0;
-  const nextBody = () => (request.bodies?.length ? request.bodies[sent++ % request.bodies.length] : undefined);
-
   const start = performance.now();
   const deadline = start + durationMs;
-  const client = async () => {
+  const client = async (script: ClientScript, index: number) => {
     while (performance.now() < deadline) {
+      const step = script.steps[positions[index]!++ % script.steps.length]!;
       const began = performance.now();
-      const answer = await send(agent, target, request, nextBody());
+      const answer = await send(agent, target, script, step);
       phase.latencies.push(performance.now() - began);
       if (!answer.ok) {
         phase.errors++;
@@ -86,25 +85,21 @@ async function runPhase(options: LoadOptions, agent: http.Agent, durationMs: num
       }
     }
   };
-  await Promise.all(Array.from({ length: options.concurrency }, client));
+  await Promise.all(options.clients.map(client));
   // Until the last client's last answer: the phase runs a little past its deadline.
   phase.elapsedMs = performance.now() - start;
   return phase;
 }
 
 async function main(): Promise<void> {
-  const options = workerData as LoadOptions;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
+  const options = workerData as ScriptedLoadOptions;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.clients.length });
+  const positions = options.clients.map(() => 0);
   try {
-    await runPhase(options, agent, options.warmupMs);
-    const measured = await runPhase(options, agent, options.durationMs);
+    await runPhase(options, agent, positions, options.warmupMs);
+    const measured = await runPhase(options, agent, positions, options.durationMs);
     const latenciesMs = new Float64Array(measured.latencies);
-    const result: LoadResult = {
-      latenciesMs,
-      errors: measured.errors,
-      sampleError: measured.sampleError,
-      elapsedMs: measured.elapsedMs,
-    };
+    const result: LoadResult = { latenciesMs, errors: measured.errors, sampleError: measured.sampleError, elapsedMs: measured.elapsedMs };
     parentPort!.postMessage(result, [latenciesMs.buffer]);
   } finally {
     agent.destroy();

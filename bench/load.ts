@@ -1,6 +1,7 @@
 /**
- * Closed-loop load: `concurrency` virtual clients, each sending its next request as soon as
- * the previous one has answered. The clients run in a worker thread, so that building
+ * Closed-loop load: virtual clients, each sending its next request as soon as the previous one
+ * has answered; either one request for all (`runLoad`) or a script per client, so each can be
+ * another person (`runScriptedLoad`). The clients run in a worker thread, so that building
  * requests and reading responses do not queue behind the server on its event loop; the
  * server's own timings are what we want to see.
  */
@@ -24,6 +25,28 @@ export interface LoadOptions {
   durationMs: number;
 }
 
+export interface ScriptStep {
+  path: string;
+  body?: string;
+}
+
+/** What one virtual client sends, in turn, for as long as the phase lasts. */
+export interface ClientScript {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  steps: ScriptStep[];
+  /** A GraphQL answer with `errors` counts as an error even though its status is 200. */
+  graphql?: boolean;
+}
+
+export interface ScriptedLoadOptions {
+  baseUrl: string;
+  /** One per virtual client (each may be a different person); the concurrency is their number. */
+  clients: ClientScript[];
+  warmupMs: number;
+  durationMs: number;
+}
+
 export interface LoadResult {
   /** Latency of every request completed in the measured phase, in milliseconds. */
   latenciesMs: Float64Array;
@@ -33,8 +56,24 @@ export interface LoadResult {
   elapsedMs: number;
 }
 
-/** Runs one warm-up phase (discarded) and one measured phase in a fresh worker. */
+/** One request for every client: `concurrency` copies of it, each starting at another body. */
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const { request } = options;
+  const bodies = request.bodies?.length ? request.bodies : [undefined];
+  const clients = Array.from({ length: options.concurrency }, (_, client): ClientScript => ({
+    method: request.method,
+    headers: request.headers,
+    graphql: request.graphql,
+    steps: bodies.map((_body, k) => {
+      const body = bodies[(client + k) % bodies.length];
+      return body === undefined ? { path: request.path } : { path: request.path, body };
+    }),
+  }));
+  return runScriptedLoad({ baseUrl: options.baseUrl, clients, warmupMs: options.warmupMs, durationMs: options.durationMs });
+}
+
+/** Runs one warm-up phase (discarded) and one measured phase in a fresh worker. */
+export function runScriptedLoad(options: ScriptedLoadOptions): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: options });
     let settled = false;

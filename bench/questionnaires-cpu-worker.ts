@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ClientScript } from './questionnaires-load';
+import type { ClientScript } from './load';
 
 export interface CpuClientOptions {
   baseUrl: string;

@@ -25,7 +25,7 @@ import { findPostgresServer, openPostgresBench, type BenchDatabase } from './dat
 import { migrationsDir, openExistingPostgres, serverPoolSize, startServer, timed } from './harness';
 import { questionnaireScenarios, type QuestionnaireScenario } from './questionnaires';
 import type { CpuClientOptions } from './questionnaires-cpu-worker';
-import type { ClientScript } from './questionnaires-load';
+import type { ClientScript } from './load';
 import { describeQuestionnaireSeed, questionnaireScale, questionnaireSize, seedQuestionnaires, type SeededQuestionnaires } from './questionnaires-seed';
 import { signIn } from './scenarios';
 

@@ -19,11 +19,11 @@ import pg from 'pg';
 import { migrate } from '../src/server/db/migrate';
 import type { BenchDatabase } from './databases';
 import { chooseDatabases, migrationsDir, readSettings, serverPoolSize, startServer, timed, WARMUP_MS, type Settings } from './harness';
-import { summarize, type Summary } from './load';
+import { runScriptedLoad, summarize, type Summary } from './load';
 import { describeMachine, formatColumns, milliseconds, type Column } from './report';
 import { signIn } from './scenarios';
 import { questionnaireScenarios, type QuestionnaireScenario } from './questionnaires';
-import { runScriptedLoad, runScriptedSqlLoad } from './questionnaires-load';
+import { runScriptedSqlLoad } from './questionnaires-load';
 import { describeQuestionnaireSize, questionnaireScale, questionnaireSize, seedQuestionnaires, type SeededQuestionnaires } from './questionnaires-seed';
 
 /** The target on PostgreSQL; reported, not enforced. */

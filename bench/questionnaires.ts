@@ -13,7 +13,7 @@ import { compileRegistry, type CompiledCollection } from '../src/server/rest/reg
 import { buildInsert, buildSelect } from '../src/server/rest/sql';
 import { CONFLICT_KEY, MEASUREMENT_TIMES } from '../src/server/questionnaires/columns';
 import { questionnaireCollection } from '../src/server/questionnaires/collections';
-import type { ClientScript } from './questionnaires-load';
+import type { ClientScript } from './load';
 import { answerProfile, type SeededQuestionnaires } from './questionnaires-seed';
 import { runOnce, type SqlRequest } from './sql-load';
 

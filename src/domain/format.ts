@@ -15,17 +15,14 @@ function isUtc(timeZone: string): boolean {
   return ['UTC', 'Etc/UTC', 'Etc/UCT', 'UCT', 'Etc/Universal', 'Universal', 'Zulu', 'Etc/Zulu', 'GMT', 'Etc/GMT'].includes(timeZone);
 }
 
+/** Day-first numeric date and 24-hour time in a zone: shown to people, and read back as parts. */
+function dateTimeOptions(timeZone: string): Intl.DateTimeFormatOptions {
+  return { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+}
+
 /** Date and time in the person's zone, e.g. "22/11/2026, 14:05" (en) or "22.11.2026, 14:05" (de). */
 export function formatDateTime(date: Date, locale: Locale, timeZone: string): string {
-  const text = new Intl.DateTimeFormat(intlLocale(locale), {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(date);
+  const text = new Intl.DateTimeFormat(intlLocale(locale), dateTimeOptions(timeZone)).format(date);
   return isUtc(timeZone) ? `${text} (UTC)` : text;
 }
 
@@ -77,15 +74,7 @@ interface ZonedParts {
 
 /** The wall-clock date and time of an instant in a zone. */
 export function zonedParts(date: Date, timeZone: string): ZonedParts {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(date);
+  const parts = new Intl.DateTimeFormat('en-GB', dateTimeOptions(timeZone)).formatToParts(date);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute') };
 }

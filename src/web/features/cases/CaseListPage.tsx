@@ -19,7 +19,7 @@ import { loadCaseList, type CaseListFilter, type CaseListItem } from './queries'
 import { RoleList, StageName } from './labels';
 import { OutcomesOverview } from '../scores/OutcomesOverview';
 import { ResearchExport } from '../export/ResearchExport';
-import { useWideScreen } from './useWideScreen';
+import { useMediaQuery, WIDE_SCREEN } from '../../ui/useMediaQuery';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -243,7 +243,7 @@ export function CaseListPage() {
   const { user } = useSession();
   const [params, setParams] = useSearchParams();
   const filter = readFilter(params);
-  const wide = useWideScreen();
+  const wide = useMediaQuery(WIDE_SCREEN);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
   const key = params.toString();
   const { data: result, error, loading } = useLoad(() => loadCaseList(readFilter(new URLSearchParams(key))), key);

@@ -15,7 +15,7 @@ import type { MeasurementTime } from '../../../domain/measurements';
 import { missingRequired, nextItemId, previousItemId, resumeItemId, visibleItems } from '../../../domain/questionnaire-form';
 import { Alert, Spinner } from '../../ui/ui';
 import { choicesOf, ItemField, itemText } from './ItemField';
-import { useNarrowScreen } from './useNarrowScreen';
+import { NARROW_SCREEN, useMediaQuery } from '../../ui/useMediaQuery';
 import { useQuestionnaire, type QuestionnaireState } from './useQuestionnaire';
 
 export interface QuestionnaireFormProps {
@@ -81,7 +81,7 @@ function Progress({ index, total }: { index: number; total: number }) {
 
 function LoadedForm({ code, position, count, onComplete, state, locale }: QuestionnaireFormProps & { state: QuestionnaireState; locale: Locale }) {
   const { t } = useTranslation();
-  const narrow = useNarrowScreen();
+  const narrow = useMediaQuery(NARROW_SCREEN);
   const { definition, wording } = state;
   const answers = state.answers ?? {};
   const [current, setCurrent] = useState<string>(() => resumeItemId(definition, answers) ?? REVIEW);

@@ -21,7 +21,7 @@ import { useLoad } from '../../api/useLoad';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, Page, SelectField, TextField } from '../../ui/ui';
-import { useWideScreen } from '../cases/useWideScreen';
+import { useMediaQuery, WIDE_SCREEN } from '../../ui/useMediaQuery';
 import { loadOpenTasks, type TaskRow } from './api';
 import { FailedJobs } from './FailedJobs';
 import { DueDate, TaskGroups, useTaskName } from './labels';
@@ -177,7 +177,7 @@ export function TaskListPage() {
   const location = useLocation();
   const [params, setParams] = useSearchParams();
   const filter = readTaskFilter(params);
-  const wide = useWideScreen();
+  const wide = useMediaQuery(WIDE_SCREEN);
   const refresh = useWorkflowRefresh();
   const resultsHeading = useRef<HTMLHeadingElement>(null);
   const completed = (location.state as TaskListState | null)?.completed;
