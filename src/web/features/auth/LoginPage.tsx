@@ -32,6 +32,18 @@ function FailedLogin() {
         </Alert>
       );
     }
+    // Issue 16: sign-in slows down after failures (never a lock); the server says how long to wait.
+    case 'too_many_attempts':
+    case 'rate_limited': {
+      const seconds = typeof failedLogin.body.retryAfterSeconds === 'number' ? failedLogin.body.retryAfterSeconds : 60;
+      const wait = t('hardening.seconds', { count: seconds });
+      return (
+        <Alert kind="error">
+          <p>{t(failedLogin.code === 'too_many_attempts' ? 'hardening.tooManyAttempts' : 'hardening.rateLimited', { wait })}</p>
+          <Link to="/reset-password">{t('nav.resetPassword')}</Link>
+        </Alert>
+      );
+    }
     case 'email_unconfirmed':
       return (
         <Alert kind="warning">
