@@ -36,7 +36,7 @@ let counter = 0;
 export async function startTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
-  deps: Pick<AppDeps, 'workflowClock' | 'workflowHandlers'> = {},
+  deps: Pick<AppDeps, 'workflowClock' | 'workflowHandlers' | 'mailer'> = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const smtp = await startSmtp();
