@@ -82,6 +82,10 @@ describe('refusing what the probe sent (issue 16 findings)', () => {
     expect(checkRequest(schema, { query }, limits, { introspectionAllowed: true }).ok).toBe(true);
   });
 
+  it('refuses subscriptions, which this API does not offer', () => {
+    expect(checkRequest(schema, { query: 'subscription { x }' }, limits, signedIn)).toMatchObject({ ok: false, code: 'SUBSCRIPTIONS_UNSUPPORTED' });
+  });
+
   it('passes what does not parse or names no operation on to PostGraphile, which explains it', () => {
     expect(checkRequest(schema, { query: '{ nope' }, limits, signedIn).ok).toBe(true);
     expect(checkRequest(schema, { query: 42 }, limits, signedIn).ok).toBe(true);

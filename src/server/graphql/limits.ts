@@ -183,6 +183,9 @@ export function checkRequest(
   }
   const operation = selectOperation(document, typeof request.operationName === 'string' ? request.operationName : undefined);
   if (!operation) return { ok: true, measure: undefined };
+  if (operation.operation === 'subscription' && !schema.getSubscriptionType()) {
+    return { ok: false, code: 'SUBSCRIPTIONS_UNSUPPORTED', message: 'This API has no subscriptions; send a query or a mutation.' };
+  }
   const variables = request.variables && typeof request.variables === 'object' ? (request.variables as Record<string, unknown>) : {};
   const measure = measureOperation(schema, document, operation, variables, limits.defaultPageSize);
   if (measure.introspection && !options.introspectionAllowed) {
