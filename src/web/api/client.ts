@@ -95,7 +95,7 @@ export async function api<T>(method: string, path: string, options: RequestOptio
   const refusalCode = typeof refusal?.extensions?.code === 'string' ? refusal.extensions.code : undefined;
   throw new ApiError(
     response.status,
-    response.status === 429 ? 'rate_limited' : typeof body.error === 'string' ? body.error : (refusalCode ?? `http_${response.status}`),
+    typeof body.error === 'string' ? body.error : response.status === 429 ? 'rate_limited' : (refusalCode ?? `http_${response.status}`),
     typeof body.message === 'string' ? body.message : typeof refusal?.message === 'string' ? refusal.message : response.statusText,
     (body.fields as FieldErrors | undefined) ?? {},
     body,
