@@ -21,6 +21,8 @@ export interface GraphqlOptions {
   pool: pg.Pool;
   graphiql: boolean;
   maxRequestLength: number;
+  /** Hardening (issue 16): the longest planning and execution of one request, in ms (0: none). */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -109,6 +111,9 @@ export function makePreset(options: GraphqlOptions): GraphileConfig.Preset {
       maskError,
     },
     grafast: {
+      // Hardening (issue 16): planning blocks the event loop, so it gets a small share of the
+      // request time-out; execution stops starting new database steps once the time is up.
+      ...(options.requestTimeoutMs ? { timeouts: { planning: Math.min(5000, options.requestTimeoutMs), execution: options.requestTimeoutMs } } : {}),
       // The identity was verified by the onRequest hook in app.ts; it is never read from
       // anything the client could set directly.
       context(requestContext) {
