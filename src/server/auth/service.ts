@@ -71,7 +71,7 @@ async function afterAnswer(ctx: AuthContext, what: string, task: () => Promise<v
 // Profile
 
 /** The profile columns a person sees about themselves (GET /api/auth/users/me). */
-const PROFILE_COLUMNS = `id, username::text, email::text, alias, gender, system_role,
+export const PROFILE_COLUMNS = `id, username::text, email::text, alias, gender, system_role,
   is_patient_account, is_therapist_account, is_supervisor_account, is_interviewer_account,
   is_supporter_account, is_counselor_account, is_coordinator_account, is_tester_account,
   is_counseling_only, registered_for_counseling, phone, last_login, nr_of_logins,

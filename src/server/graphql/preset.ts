@@ -12,6 +12,8 @@ import type { FastifyRequest } from 'fastify';
 import { GraphQLError } from 'postgraphile/graphql';
 import { defaultMaskError } from 'postgraphile/grafserv';
 import { ANONYMOUS, pgSettingsFor } from '../db/transaction';
+import { joinFunctionRowsLaterally } from './lateral-functions';
+import { withOneMessageSetup } from './pg-adaptor';
 import { NOT_FOUND_OR_DENIED, NOT_FOUND_OR_DENIED_MESSAGE, RefuseHiddenRowsPlugin } from './refuse-hidden-rows';
 
 export const GRAPHQL_PATH = '/api/graphql';
@@ -99,7 +101,11 @@ export function makePreset(options: GraphqlOptions): GraphileConfig.Preset {
     // (column-level update grants become the patch types).
     plugins: [RefuseHiddenRowsPlugin],
     pgServices: [
-      makePgService({ pool: options.pool, schemas: ['app_public'], pubsub: false, pgSettingsForIntrospection: { role: 'sanad_user' } }),
+      // speed (issue 17): withOneMessageSetup opens each statement's transaction in one round trip.
+      withOneMessageSetup(
+        makePgService({ pool: options.pool, schemas: ['app_public'], pubsub: false, pgSettingsForIntrospection: { role: 'sanad_user' } }),
+        options.pool,
+      ),
     ],
     grafserv: {
       graphqlPath: GRAPHQL_PATH,
@@ -125,5 +131,7 @@ export function makePreset(options: GraphqlOptions): GraphileConfig.Preset {
 }
 
 export function createGraphql(options: GraphqlOptions): PostGraphileInstance {
+  // speed (issue 17): row-returning computed columns join into list statements (lateral-functions.ts).
+  joinFunctionRowsLaterally();
   return postgraphile(makePreset(options));
 }
