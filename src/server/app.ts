@@ -38,6 +38,8 @@ import { registerWorkflowRoutes } from './workflow/rest';
 import { startWorkflowScheduler, tick as workflowTick, type TickCounts } from './workflow/scheduler';
 import type { Clock } from './workflow/engine';
 import type { HandlerRegistry } from './workflow/handlers';
+import { registerReportRoutes } from './reports/routes';
+import { startReportMailWorker } from './reports/mail-worker';
 
 export interface AppDeps {
   config: Config;
@@ -178,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   });
   await workflowHost.deployAll();
   await registerWorkflowRoutes(app, db.pool, workflowHost);
+  registerReportRoutes(app, { pool: db.pool, host: workflowHost, missedInterviewLimit: config.missedInterviewLimit });
   const schedulerContext = { host: workflowHost, pool: db.pool, mailer, config, log: logger };
   const workflowScheduler = config.workflowIntervalMs > 0 ? startWorkflowScheduler(schedulerContext, config.workflowIntervalMs) : undefined;
 
@@ -191,6 +194,10 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
       ? startInterviewMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs)
       : undefined;
 
+  // Interview report mails (outcome note, re-registration invitation) share the interval too.
+  const reportMails =
+    config.notificationIntervalMs > 0 ? startReportMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs) : undefined;
+
   return {
     app,
     auth,
@@ -203,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
       await workflowScheduler?.stop();
       await notifications?.stop();
       await interviewMails?.stop();
+      await reportMails?.stop();
       await graphql.release();
       mailer.close();
     },
