@@ -39,6 +39,7 @@ import { startWorkflowScheduler, tick as workflowTick, type TickCounts } from '.
 import type { Clock } from './workflow/engine';
 import type { HandlerRegistry } from './workflow/handlers';
 import { registerReportRoutes } from './reports/routes';
+import { registerReportExportRoutes } from './reports/export';
 import { startReportMailWorker } from './reports/mail-worker';
 
 export interface AppDeps {
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerPageRoutes(app, db.pool, config);
   registerMeasurementRoutes(app, db.pool, config);
   registerExportRoutes(app, db.pool, config);
+  registerReportExportRoutes(app, db.pool, config);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
   // Polled interview reads are answered from kept answers while their data is unchanged.

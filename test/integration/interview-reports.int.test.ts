@@ -383,3 +383,30 @@ describe('follow-up feedback report', () => {
     expect((await t.api('GET', `/api/feedback_interview_reports?id=eq.${saved.body[0].id}`, { token: therapist.token })).body).toHaveLength(1);
   });
 });
+
+describe('research export', () => {
+  it('coordinators download finalized reports without identifying fields, and a codebook per locale', async () => {
+    const c = await caseAtInterview({ trial: false });
+    const id = (await save(interviewer.token, { booking_id: c.bookingId, ...ACCEPTED, patient_name: 'Secret Name', phone: '+49 170 000' })).body[0].id;
+    expect((await t.api('POST', `/api/interview_reports/${id}/finalize`, { token: interviewer.token, body: {} })).status).toBe(200);
+    const csv = await fetch(`${t.url}/api/export/interview_reports.csv`, { headers: { authorization: `Bearer ${coordinator.token}` } });
+    expect(csv.status).toBe(200);
+    const text = await csv.text();
+    const [header, ...lines] = text.replace('\uFEFF', '').trim().split('\r\n');
+    expect(header).toContain('case_id,report_id,version,finalized_at,trial_outcome');
+    expect(header).not.toContain('patient_name');
+    expect(text).not.toContain('Secret Name');
+    const line = lines.find((x) => x.includes(id));
+    expect(line).toBeDefined();
+    expect(line).toContain('ptsd');
+    const refused = await fetch(`${t.url}/api/export/interview_reports.csv`, { headers: { authorization: `Bearer ${interviewer.token}` } });
+    expect(refused.status).toBe(403);
+    const codebook = await fetch(`${t.url}/api/export/interview_reports/codebook.csv?locale=de`, { headers: { authorization: `Bearer ${coordinator.token}` } });
+    const book = await codebook.text();
+    expect(book).toContain('suicidality_risk');
+    expect(book).toContain('high=hoch');
+    const feedback = await fetch(`${t.url}/api/export/feedback_interview_reports/codebook.csv?locale=ar`, { headers: { authorization: `Bearer ${coordinator.token}` } });
+    expect(await feedback.text()).toContain('general_changes');
+    expect((await fetch(`${t.url}/api/export/interview_reports/codebook.csv?locale=fr`, { headers: { authorization: `Bearer ${coordinator.token}` } })).status).toBe(400);
+  });
+});
