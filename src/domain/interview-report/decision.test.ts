@@ -136,7 +136,7 @@ describe('diagnostic rules', () => {
     expect(support({ ...past, hypomania_current: true }).proposedRejectedReasons).toContain('bipolar_current_hypomania');
     expect(support({ ...current, hypomania_current: true }).proposedRejectedReasons).not.toContain('bipolar_current_hypomania');
     expect(support({ ...current, hypomania_past: true }).proposedRejectedReasons).toContain('bipolar_past_hypomania');
-    expect(support({ bipolar_other: true }).proposedRejectedReasons).toContain('bipolar_other');
+    expect(support({ bipolar_specified: true }).proposedRejectedReasons).toContain('bipolar_specified');
   });
   it('proposes the primary problem', () => {
     expect(support(PTSD_ALL).proposedPrimaryProblem).toBe('ptsd');

@@ -196,7 +196,7 @@ export function decisionSupport(values: ReportValues, interviewDate: string, con
     pastMania: yes(values, 'mania_past') && anyDepression,
     currentHypomania: yes(values, 'hypomania_current') && (mdePast || pdd),
     pastHypomania: yes(values, 'hypomania_past') && anyDepression,
-    other: yes(values, 'bipolar_other'),
+    other: yes(values, 'bipolar_specified'),
   };
 
   const age = numberOf(values, 'age');
@@ -244,7 +244,7 @@ export function decisionSupport(values: ReportValues, interviewDate: string, con
   add(bipolar.pastMania, 'bipolar_past_mania');
   add(bipolar.currentHypomania, 'bipolar_current_hypomania');
   add(bipolar.pastHypomania, 'bipolar_past_hypomania');
-  add(bipolar.other, 'bipolar_other');
+  add(bipolar.other, 'bipolar_specified');
   add(audit.exceeded, 'alcohol');
   add(dast.atLeastCutOff, 'drugs');
   add(earlierTreatmentRecent, 'earlier_treatment');
@@ -311,7 +311,7 @@ export const HARD_RULES: readonly RejectedReason[] = [
   'bipolar_past_mania',
   'bipolar_current_hypomania',
   'bipolar_past_hypomania',
-  'bipolar_other',
+  'bipolar_specified',
   'alcohol',
   'drugs',
   'earlier_treatment',
@@ -328,7 +328,7 @@ const HARD_RULE_TEXT: Record<string, string> = {
   bipolar_past_mania: 'bipolar rule 11 (past mania with depression) applies',
   bipolar_current_hypomania: 'bipolar rule 12 (current hypomania with past depression) applies',
   bipolar_past_hypomania: 'bipolar rule 13 (past hypomania with depression) applies',
-  bipolar_other: 'bipolar rule 14 (other specified bipolar disorder) applies',
+  bipolar_specified: 'bipolar rule 14 (other specified bipolar disorder) applies',
   alcohol: 'the AUDIT cut-off is reached',
   drugs: 'the DAST-10 total is 3 or more',
   earlier_treatment: 'treatment by the provider ended less than 3 months ago',

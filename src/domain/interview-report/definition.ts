@@ -93,7 +93,7 @@ export const REJECTED_REASONS = [
   opt('bipolar_past_mania', '11 Past mania and current or past depression (bipolar I)', '11 Frühere Manie und aktuelle oder frühere Depression (Bipolar I)', '11 هوس سابق واكتئاب حالي أو سابق (ثنائي القطب I)'),
   opt('bipolar_current_hypomania', '12 Current hypomania and past depression (bipolar II)', '12 Aktuelle Hypomanie und frühere Depression (Bipolar II)', '12 هوس خفيف حالي واكتئاب سابق (ثنائي القطب II)'),
   opt('bipolar_past_hypomania', '13 Past hypomania and current or past depression (bipolar II)', '13 Frühere Hypomanie und aktuelle oder frühere Depression (Bipolar II)', '13 هوس خفيف سابق واكتئاب حالي أو سابق (ثنائي القطب II)'),
-  opt('bipolar_other', '14 Other specified bipolar disorder', '14 Andere näher bezeichnete bipolare Störung', '14 اضطراب ثنائي القطب محدد آخر'),
+  opt('bipolar_specified', '14 Other specified bipolar disorder', '14 Andere näher bezeichnete bipolare Störung', '14 اضطراب ثنائي القطب محدد آخر'),
   opt('alcohol', '15 Alcohol: AUDIT cut-off reached (12 months)', '15 Alkohol: AUDIT-Grenzwert erreicht (12 Monate)', '15 الكحول: بلوغ الحد الفاصل لـ AUDIT (12 شهرًا)'),
   opt('drugs', '16 Drugs: DAST 3 or more (12 months)', '16 Drogen: DAST 3 oder mehr (12 Monate)', '16 المخدرات: DAST ثلاثة أو أكثر (12 شهرًا)'),
   opt('earlier_treatment', '17 Treatment by the provider ended less than 3 months ago', '17 Behandlung beim Anbieter vor weniger als 3 Monaten beendet', '17 انتهى العلاج لدى المقدم قبل أقل من 3 أشهر'),
@@ -282,7 +282,7 @@ export const REPORT_FIELDS: readonly ReportField[] = [
   field('mde', 'bipolar', 'mania_past', labels('Manic episode, past', 'Manische Episode, früher', 'نوبة هوس سابقة'), BOOL),
   field('mde', 'bipolar', 'hypomania_current', labels('Hypomanic episode, current', 'Hypomane Episode, aktuell', 'نوبة هوس خفيف حالية'), BOOL),
   field('mde', 'bipolar', 'hypomania_past', labels('Hypomanic episode, past', 'Hypomane Episode, früher', 'نوبة هوس خفيف سابقة'), BOOL),
-  field('mde', 'bipolar', 'bipolar_other', labels('Other specified bipolar disorder', 'Andere näher bezeichnete bipolare Störung', 'اضطراب ثنائي القطب محدد آخر'), BOOL),
+  field('mde', 'bipolar', 'bipolar_specified', labels('Other specified bipolar disorder', 'Andere näher bezeichnete bipolare Störung', 'اضطراب ثنائي القطب محدد آخر'), BOOL),
 
   // 7 Persistent depressive disorder, and the further modules
   ...items('pdd', 'pdd_items', 'A', 'pdd_a', 78, 90),
