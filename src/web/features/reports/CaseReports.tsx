@@ -3,11 +3,11 @@
  * only to the case's staff, the interviewer and coordinators; for anyone else this renders
  * nothing). Mounted on the case detail page.
  */
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { loadFinalReportsOfCase, type ReportRow } from './api';
-import { ReportView } from './ReportView';
-import './reports.css';
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { loadFinalReportsOfCase, type ReportRow } from "./api";
+import { ReportView } from "./ReportView";
+import "./reports.css";
 
 export function CaseReports({ caseId }: { caseId: string }) {
   const { t } = useTranslation();
@@ -25,10 +25,16 @@ export function CaseReports({ caseId }: { caseId: string }) {
   if (!reports || reports.length === 0) return null;
   return (
     <section aria-labelledby="case-reports-title" className="case-reports">
-      <h2 id="case-reports-title">{t('report.title')}</h2>
+      <h2 id="case-reports-title">{t("report.title")}</h2>
       {reports.map((report) => (
         <details key={report.id} open={reports.length === 1}>
-          <summary>{t('report.view.summary', { outcome: report.trial_outcome ? t(`report.outcome.${report.trial_outcome}`) : '' })}</summary>
+          <summary>
+            {t("report.view.summary", {
+              outcome: report.trial_outcome
+                ? t(`report.outcome.${report.trial_outcome}`)
+                : "",
+            })}
+          </summary>
           <ReportView report={report} />
         </details>
       ))}
