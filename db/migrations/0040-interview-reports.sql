@@ -285,7 +285,8 @@ create table app_public.interview_reports (
   constraint interview_reports_final_signed check (state = 'draft' or (finalized_at is not null and trial_outcome is not null))
 );
 comment on table app_public.interview_reports is
-  'The report of an intake interview (one per booking): every section of the interview as named columns, and the result that decides the trial path. Drafts are saved as the interviewer types; a finalized report is signed and locked.';
+  E'@behavior -insert -update -delete
+The report of an intake interview (one per booking): every section of the interview as named columns, and the result that decides the trial path. Drafts are saved as the interviewer types; a finalized report is signed and locked.';
 comment on column app_public.interview_reports.suicidality_risk is
   'MINI 5.0.0 module C suicide risk computed by the server from C1–C6: none, low (1–5 points), moderate (6–9), high (10+).';
 comment on column app_public.interview_reports.trial_outcome is 'The trial path the finalized result chose: ptsd, depression, counseling, rejected or later.';
@@ -513,7 +514,8 @@ create table app_public.interview_report_versions (
   superseded_at timestamptz not null default now(),
   constraint interview_report_versions_one unique (report_id, version)
 );
-comment on table app_public.interview_report_versions is 'Every earlier version of an amended interview report, kept for audit.';
+comment on table app_public.interview_report_versions is E'@behavior -insert -update -delete
+Every earlier version of an amended interview report, kept for audit.';
 create index interview_report_versions_case_idx on app_public.interview_report_versions (case_id);
 create index interview_report_versions_interviewer_idx on app_public.interview_report_versions (interviewer_id);
 create index interview_report_versions_finalized_by_idx on app_public.interview_report_versions (finalized_by);
@@ -771,7 +773,8 @@ create table app_public.feedback_interview_reports (
   updated_at timestamptz not null default now(),
   constraint feedback_interview_reports_one_per_booking unique (booking_id)
 );
-comment on table app_public.feedback_interview_reports is 'The follow-up feedback interview of a patient after treatment (spec §3 FeedbackInterviewReport).';
+comment on table app_public.feedback_interview_reports is E'@behavior -insert -update -delete
+The follow-up feedback interview of a patient after treatment (spec §3 FeedbackInterviewReport).';
 create index feedback_interview_reports_case_idx on app_public.feedback_interview_reports (case_id);
 create index feedback_interview_reports_interviewer_idx on app_public.feedback_interview_reports (interviewer_id);
 
@@ -865,7 +868,8 @@ create table app_public.missed_interviews (
   recorded_by uuid references app_public.users (id) on delete set null,
   recorded_at timestamptz not null default now()
 );
-comment on table app_public.missed_interviews is 'Booked interviews the patient did not attend, recorded by the interviewer.';
+comment on table app_public.missed_interviews is E'@behavior -insert -update -delete
+Booked interviews the patient did not attend, recorded by the interviewer.';
 create index missed_interviews_case_idx on app_public.missed_interviews (case_id);
 create index missed_interviews_recorded_by_idx on app_public.missed_interviews (recorded_by);
 create trigger _900_audit after insert or update or delete on app_public.missed_interviews
