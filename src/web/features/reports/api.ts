@@ -4,7 +4,8 @@
  * upsert on the booking (merge-duplicates), so a retried save never makes a second report.
  */
 import type { ReportValue } from '../../../domain/interview-report';
-import { api, graphql } from '../../api/client';
+import { api } from '../../api/client';
+import { graphql, request } from '../../api/graphql';
 
 export type ReportRow = Record<string, ReportValue | undefined> & {
   id: string;
@@ -35,7 +36,7 @@ export interface ReportBooking {
   missedInterviewByBookingId: { recordedAt: string } | null;
 }
 
-const BOOKINGS_QUERY = `query ReportBookings {
+const ReportBookings = graphql(`query ReportBookings {
   allInterviewBookingsList(condition: { canceled: false }) {
     id caseId interviewerId canceled
     interviewee { username }
@@ -45,12 +46,12 @@ const BOOKINGS_QUERY = `query ReportBookings {
     feedbackInterviewReportByBookingId { id updatedAt }
     missedInterviewByBookingId { recordedAt }
   }
-}`;
+}`);
 
 /** The bookings the signed-in person may see (an interviewer's own; a coordinator's all). */
 export async function loadReportBookings(): Promise<ReportBooking[]> {
-  const data = await graphql<{ allInterviewBookingsList: ReportBooking[] }>(BOOKINGS_QUERY);
-  return data.allInterviewBookingsList;
+  const data = await request(ReportBookings, {});
+  return (data.allInterviewBookingsList ?? []) as ReportBooking[];
 }
 
 /** Cases that already have a finalized intake report (their later bookings are follow-ups). */
