@@ -42,6 +42,9 @@ import { registerWorkflowRoutes } from './workflow/rest';
 import { startWorkflowScheduler, tick as workflowTick, type TickCounts } from './workflow/scheduler';
 import type { Clock } from './workflow/engine';
 import type { HandlerRegistry } from './workflow/handlers';
+import { registerReportRoutes } from './reports/routes';
+import { registerReportExportRoutes } from './reports/export';
+import { startReportMailWorker } from './reports/mail-worker';
 
 export interface AppDeps {
   config: Config;
@@ -174,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerPageRoutes(app, db.pool, config);
   registerMeasurementRoutes(app, db.pool, config);
   registerExportRoutes(app, db.pool, config);
+  registerReportExportRoutes(app, db.pool, config);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
   // Polled interview reads are answered from kept answers while their data is unchanged.
@@ -209,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   });
   await workflowHost.deployAll();
   await registerWorkflowRoutes(app, db.pool, workflowHost);
+  registerReportRoutes(app, { pool: db.pool, host: workflowHost, missedInterviewLimit: config.missedInterviewLimit });
   const schedulerContext = { host: workflowHost, pool: db.pool, mailer, config, log: logger };
   const workflowScheduler = config.workflowIntervalMs > 0 ? startWorkflowScheduler(schedulerContext, config.workflowIntervalMs) : undefined;
 
@@ -221,6 +226,10 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     config.notificationIntervalMs > 0
       ? startInterviewMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs)
       : undefined;
+
+  // Interview report mails (outcome note, re-registration invitation) share the interval too.
+  const reportMails =
+    config.notificationIntervalMs > 0 ? startReportMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs) : undefined;
 
   return {
     app,
@@ -235,6 +244,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
       await workflowScheduler?.stop();
       await notifications?.stop();
       await interviewMails?.stop();
+      await reportMails?.stop();
       await graphql.release();
       mailer.close();
     },

@@ -71,6 +71,8 @@ export interface Config {
   readCacheMb: number;
   /** Questionnaires due at each time of measurement (MEASUREMENTS_SCREENING, …_PRE, …). */
   measurementSchedule: MeasurementSchedule;
+  /** Booked interviews a patient may miss before being excluded "for missing interview". */
+  missedInterviewLimit: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -170,6 +172,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     workflowRetrySeconds: intSetting(env, 'WORKFLOW_RETRY_SECONDS', 30, 0),
     workflowsDir: path.resolve(env.WORKFLOWS_DIR || path.join(import.meta.dirname, '../../workflows')),
     measurementSchedule: scheduleFromSettings(env),
+    missedInterviewLimit: intSetting(env, 'MISSED_INTERVIEW_LIMIT', 2, 1),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 32) {
     throw new Error('Setting JWT_SECRET must be at least 32 characters long');

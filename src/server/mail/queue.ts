@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Sql } from '../db/transaction';
 
 /** The mail queues; names are fixed here, never taken from input. */
-export type MailQueue = 'app_private.notification_queue' | 'app_private.interview_mail_queue' | 'app_private.workflow_mails';
+export type MailQueue = 'app_private.notification_queue' | 'app_private.interview_mail_queue' | 'app_private.workflow_mails' | 'app_private.report_mails';
 
 export async function settleQueuedMail(
   sql: Sql,

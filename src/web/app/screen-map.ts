@@ -59,9 +59,9 @@ export const SCREENS: Record<RouteId, ComponentType> = {
   adminTask: lazyScreen('staff', staff, (m) => m.TaskDetailPage),
   workflows: lazyScreen('main', main, (m) => m.WorkflowsPage),
   due: lazyScreen('main', main, (m) => m.DuePage),
+  interviewReports: lazyScreen('interviews', () => import('../sections/reports'), (m) => m.ReportsPage),
   // Screens of later issues: the route, its guard and layout exist now.
   adminTemplates: upcomingScreen('staff'),
-  interviewReports: upcomingScreen('interviews'),
   pastLetters: upcomingScreen('main'),
   allExercises: upcomingScreen('main'),
 };

@@ -35,6 +35,7 @@ export const AVAILABLE_SCREENS: ReadonlySet<RouteId> = new Set<RouteId>([
   'adminInterviewCalendar',
   'interviewBooking',
   'interviewManage',
+  'interviewReports',
   'measurementScreening',
   'measurementPre',
   'measurementPost',

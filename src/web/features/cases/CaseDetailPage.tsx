@@ -14,6 +14,7 @@ import { Alert, Page, Spinner } from '../../ui/ui';
 import { MessageItem } from '../messages/MessageItem';
 import { ScoresSection } from '../scores/ScoresSection';
 import { CaseTasksSection } from '../tasks/CaseTasksSection';
+import { CaseReports } from '../reports/CaseReports';
 import { personName } from '../messages/names';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
 import { MembersSection } from './MembersSection';
@@ -134,6 +135,7 @@ export function CaseDetailPage() {
           <PatientSection patient={detail.patient} />
           <ScoresSection caseId={detail.id} />
           <CaseTasksSection caseId={detail.id} />
+          <CaseReports caseId={detail.id} />
           <MembersSection caseId={detail.id} members={detail.members} canManage={canManage} onChanged={reload} />
           <MessagesSection detail={detail} />
         </>

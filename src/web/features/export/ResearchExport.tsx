@@ -23,8 +23,14 @@ function useInstrumentOptions(locale: Locale) {
 export function ResearchExport() {
   const { t, i18n } = useTranslation();
   const locale: Locale = isLocale(i18n.language) ? i18n.language : 'ar';
-  const options = useInstrumentOptions(locale);
-  const [code, setCode] = useState<InstrumentCode>('phq9');
+  const instrumentOptions = useInstrumentOptions(locale);
+  // The interview reports join the export (issue 12), after the questionnaires.
+  const options = [
+    ...instrumentOptions,
+    { value: 'interview_reports', label: t('report.exportReports') },
+    { value: 'feedback_interview_reports', label: t('report.exportFeedback') },
+  ];
+  const [code, setCode] = useState<InstrumentCode | 'interview_reports' | 'feedback_interview_reports'>('phq9');
   const [busy, setBusy] = useState<ExportFile | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [failed, setFailed] = useState<ExportErrorKey | null>(null);
@@ -53,7 +59,7 @@ export function ResearchExport() {
         name="instrument"
         value={code}
         onChange={(event) => {
-          setCode(event.target.value as InstrumentCode);
+          setCode(event.target.value as InstrumentCode | 'interview_reports' | 'feedback_interview_reports');
           setSaved(null);
           setFailed(null);
         }}

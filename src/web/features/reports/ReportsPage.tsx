@@ -1,0 +1,235 @@
+/**
+ * /interviews/reports (spec §2): an interviewer's interviews (coordinators: all) grouped as
+ * report due, drafts and finalized, and, for one booking (?booking=<id>), the form
+ * "Interviewbericht"; a follow-up booking of a case with a finalized report opens the feedback
+ * report (?feedback=<id>). A booked interview that did not take place can be recorded as missed.
+ */
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useSearchParams } from "react-router";
+import { isLocale, type Locale } from "../../../domain/locales";
+import { ApiError } from "../../api/client";
+import { useSession } from "../../session/session";
+import { Alert, Page, Spinner } from "../../ui/ui";
+import {
+  loadFinalizedCaseIds,
+  loadReportBookings,
+  recordMissed,
+  type ReportBooking,
+} from "./api";
+import { FeedbackForm } from "./FeedbackForm";
+import { ReportForm } from "./ReportForm";
+import "./reports.css";
+
+type Group = "due" | "drafts" | "finalized" | "followUps" | "upcoming";
+
+export function groupOf(
+  booking: ReportBooking,
+  finalizedCases: ReadonlySet<string>,
+  now: number,
+): Group | null {
+  if (booking.missedInterviewByBookingId) return null;
+  const report = booking.interviewReportByBookingId;
+  if (report) return report.state === "final" ? "finalized" : "drafts";
+  const starts = booking.offer
+    ? Date.parse(booking.offer.startsAt)
+    : Number.POSITIVE_INFINITY;
+  if (finalizedCases.has(booking.caseId))
+    return starts <= now ? "followUps" : "upcoming";
+  return starts <= now ? "due" : "upcoming";
+}
+
+const GROUPS: readonly Group[] = [
+  "due",
+  "drafts",
+  "followUps",
+  "upcoming",
+  "finalized",
+];
+
+function Slot({ booking, locale }: { booking: ReportBooking; locale: Locale }) {
+  if (!booking.offer) return null;
+  return (
+    <time dateTime={booking.offer.startsAt}>
+      {new Date(booking.offer.startsAt).toLocaleString(locale, {
+        dateStyle: "medium",
+        timeStyle: "short",
+      })}
+    </time>
+  );
+}
+
+function BookingList({ onChanged }: { onChanged(): void }) {
+  const { t, i18n } = useTranslation();
+  const locale: Locale = isLocale(i18n.language) ? i18n.language : "ar";
+  const [data, setData] = useState<{
+    bookings: ReportBooking[];
+    finalized: Set<string>;
+  } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let stale = false;
+    Promise.all([loadReportBookings(), loadFinalizedCaseIds()]).then(
+      ([bookings, finalized]) => !stale && setData({ bookings, finalized }),
+      (caught: unknown) =>
+        !stale &&
+        setError(caught instanceof Error ? caught.message : String(caught)),
+    );
+    return () => {
+      stale = true;
+    };
+  }, [attempt]);
+  if (error) return <Alert kind="error">{error}</Alert>;
+  if (!data) return <Spinner label={t("report.loading")} />;
+  const now = Date.now();
+  const byGroup = new Map<Group, ReportBooking[]>();
+  for (const booking of data.bookings) {
+    const group = groupOf(booking, data.finalized, now);
+    if (group) byGroup.set(group, [...(byGroup.get(group) ?? []), booking]);
+  }
+  const missed = async (booking: ReportBooking) => {
+    if (!window.confirm(t("report.list.confirmMissed"))) return;
+    try {
+      await recordMissed(booking.id);
+      setAttempt((n) => n + 1);
+      onChanged();
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : String(caught));
+    }
+  };
+  return (
+    <>
+      {GROUPS.map((group) => {
+        const list = (byGroup.get(group) ?? []).sort((a, b) =>
+          (a.offer?.startsAt ?? "").localeCompare(b.offer?.startsAt ?? ""),
+        );
+        return (
+          <section
+            key={group}
+            className="rl-group"
+            aria-labelledby={`rl-${group}`}
+          >
+            <h2 id={`rl-${group}`}>{t(`report.list.${group}`)}</h2>
+            {list.length === 0 ? (
+              <p className="muted">{t("report.list.none")}</p>
+            ) : (
+              <ul className="rl-list">
+                {list.map((booking) => (
+                  <li key={booking.id}>
+                    <span className="rl-who">
+                      <Slot booking={booking} locale={locale} />
+                      <span dir="ltr">
+                        {booking.interviewee?.username ??
+                          booking.caseByCaseId?.shortId ??
+                          ""}
+                      </span>
+                    </span>
+                    <span className="rl-actions">
+                      {group === "followUps" ? (
+                        <Link to={`/interviews/reports?feedback=${booking.id}`}>
+                          {t(
+                            booking.feedbackInterviewReportByBookingId
+                              ? "report.list.openFeedback"
+                              : "report.list.writeFeedback",
+                          )}
+                        </Link>
+                      ) : group === "upcoming" ? null : (
+                        <Link to={`/interviews/reports?booking=${booking.id}`}>
+                          {t(
+                            group === "due"
+                              ? "report.list.write"
+                              : group === "drafts"
+                                ? "report.list.continue"
+                                : "report.list.open",
+                          )}
+                        </Link>
+                      )}
+                      {group === "due" ? (
+                        <button
+                          type="button"
+                          className="button button--secondary button--small"
+                          onClick={() => void missed(booking)}
+                        >
+                          {t("report.list.missed")}
+                        </button>
+                      ) : null}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        );
+      })}
+    </>
+  );
+}
+
+export function ReportsPage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const [params] = useSearchParams();
+  const bookingId = params.get("booking");
+  const feedbackId = params.get("feedback");
+  const [interviewDate, setInterviewDate] = useState<string | null>(null);
+  const userId = session.user?.id ?? "";
+  const isCoordinator = session.user?.is_coordinator_account === true;
+  const noop = useCallback(() => undefined, []);
+
+  useEffect(() => {
+    if (!bookingId) return;
+    let stale = false;
+    setInterviewDate(null);
+    void loadReportBookings().then(
+      (bookings) => {
+        const found = bookings.find((b) => b.id === bookingId);
+        if (!stale)
+          setInterviewDate(
+            (found?.offer?.startsAt ?? new Date().toISOString()).slice(0, 10),
+          );
+      },
+      () => !stale && setInterviewDate(new Date().toISOString().slice(0, 10)),
+    );
+    return () => {
+      stale = true;
+    };
+  }, [bookingId]);
+
+  if (bookingId) {
+    return (
+      <Page title={t("report.title")}>
+        <p>
+          <Link to="/interviews/reports">{t("report.back")}</Link>
+        </p>
+        {interviewDate ? (
+          <ReportForm
+            key={bookingId}
+            bookingId={bookingId}
+            userId={userId}
+            interviewDate={interviewDate}
+            isCoordinator={isCoordinator}
+            onFinalized={noop}
+          />
+        ) : (
+          <Spinner label={t("report.loading")} />
+        )}
+      </Page>
+    );
+  }
+  if (feedbackId) {
+    return (
+      <Page title={t("report.feedback.title")}>
+        <p>
+          <Link to="/interviews/reports">{t("report.back")}</Link>
+        </p>
+        <FeedbackForm key={feedbackId} bookingId={feedbackId} userId={userId} />
+      </Page>
+    );
+  }
+  return (
+    <Page title={t("report.list.title")}>
+      <BookingList onChanged={noop} />
+    </Page>
+  );
+}
