@@ -14,6 +14,7 @@ import { Alert, Page, Spinner } from '../../ui/ui';
 import { MessageItem } from '../messages/MessageItem';
 import { ScoresSection } from '../scores/ScoresSection';
 import { CaseTasksSection } from '../tasks/CaseTasksSection';
+import { SafetySection } from '../safety/SafetySection';
 import { personName } from '../messages/names';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
 import { MembersSection } from './MembersSection';
@@ -145,6 +146,7 @@ export function CaseDetailPage() {
             {canManage ? <CaseFieldsForm key={detail.id} caseId={detail.id} fields={detail} /> : <CaseFacts fields={detail} />}
           </section>
           <PatientSection patient={detail.patient} />
+          <SafetySection caseId={detail.id} />
           <ScoresSection caseId={detail.id} />
           <CaseTasksSection caseId={detail.id} />
           <MembersSection caseId={detail.id} members={detail.members} canManage={canManage} onChanged={reload} />

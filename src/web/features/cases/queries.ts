@@ -25,6 +25,8 @@ export interface CaseListItem {
   latestMessage: { id: string; sentAt: string | null; subject: string | null } | null;
   patient: Person | null;
   myInvolvement: (Involvement & { id: string }) | null;
+  /** Risk signals waiting for their safety task (db/migrations/0050); null for non-staff. */
+  openSafetySignals: number | null;
 }
 
 export interface CaseListFilter {
@@ -36,7 +38,7 @@ export interface CaseListFilter {
 
 const LIST_FIELDS = `totalCount
   nodes {
-    id shortId title stage createdAt newMessages searchSimilarity(search: $search)
+    id shortId title stage createdAt newMessages searchSimilarity(search: $search) openSafetySignals
     latestMessage { id sentAt subject }
     patient { id username alias }
     myInvolvement { id ${ACTS_AS} }
