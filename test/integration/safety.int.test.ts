@@ -369,6 +369,45 @@ describe('risk signals', () => {
   });
 });
 
+describe('the safety overview', () => {
+  const OVERVIEW = `{
+    allSafetySignalsList(condition: { resolvedAt: null }) { id caseId }
+    openWorkflowTasks(overdue: true, first: 500) { nodes { id caseId priority } }
+    safetyOverviewCallsWaitingList { id caseId }
+    crisisHelpMissingLocales
+  }`;
+
+  it('coordinators see every case; staff only their cases; patients and outsiders nothing of this case', async () => {
+    // One open signal and one call waiting for the coordinators in this case.
+    await pool().query(`select app_hidden.raise_safety_signal($1, 'interview_report', gen_random_uuid(), '{}')`, [caseId]);
+    const created = await createCall(therapist.token, { caseId, informCoordinator: true });
+    expect(created.errors).toBeUndefined();
+    const view = async (person: Person) => {
+      const result = await t.graphql(OVERVIEW, {}, person.token);
+      expect(result.errors).toBeUndefined();
+      return {
+        signals: (result.data.allSafetySignalsList as { caseId: string }[]).filter((s) => s.caseId === caseId).length,
+        calls: (result.data.safetyOverviewCallsWaitingList as { caseId: string }[]).filter((c) => c.caseId === caseId).length,
+        missing: result.data.crisisHelpMissingLocales as string[] | null,
+      };
+    };
+    for (const person of [coordinator, coordinator2, therapist, supervisor, supporter, counselor, interviewer]) {
+      const seen = await view(person);
+      expect(seen.signals, person.username).toBeGreaterThanOrEqual(1);
+      expect(seen.calls, person.username).toBeGreaterThanOrEqual(1);
+      expect(seen.missing, person.username).not.toBeNull();
+    }
+    for (const person of [patient, otherPatient, outsider]) {
+      const seen = await view(person);
+      expect(seen).toMatchObject({ signals: 0, calls: 0 });
+    }
+    expect((await view(patient)).missing).toBeNull();
+    // The overview's lists cannot be changed by request roles: no mutation for signals.
+    const schema = await t.graphql(`{ __type(name: "Mutation") { fields { name } } }`, {}, coordinator.token);
+    expect((schema.data.__type.fields as { name: string }[]).filter((f) => /SafetySignal/.test(f.name))).toEqual([]);
+  });
+});
+
 describe('exclusion by a call', () => {
   async function toTreatment(id: string) {
     await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [id]);
