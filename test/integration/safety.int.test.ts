@@ -192,6 +192,10 @@ describe('suicide-risk calls: who may do what', () => {
       expect(result.errors?.[0]?.extensions?.code, code).toBe(code);
       expect(result.errors?.[0]?.message).not.toMatch(/internal/i);
     }
+    // Never a server error: the refusal is a GraphQL error in the body.
+    const raw = await t.api('POST', '/api/graphql', { token: therapist.token, body: { query: CREATE, variables: { input: { caseSuicideCall: { caseId, riskOfSuicide: 'extreme' } } } } });
+    expect(raw.status).toBeLessThan(500);
+    expect(raw.body.errors[0].extensions.code).toBe('UNKNOWN_RISK_VALUE');
     // A coordinator contact date needs a coordinator; a therapist is not one.
     const { rows } = await pool().query('select id from app_public.case_suicide_calls where case_id = $1 limit 1', [caseId]);
     const dated = await t.graphql(UPDATE, { id: rows[0].id, patch: { coordinatorContactDate: new Date(now).toISOString() } }, therapist.token);
