@@ -257,6 +257,18 @@ describe('coordinators informed', () => {
     expect(tasks[0]!.due.toISOString()).toBe(date.toISOString());
     const due = await t.graphql(`{ myDueTasksList { taskDefinitionKey caseId } }`, {}, therapist.token);
     expect(due.data.myDueTasksList.some((x: { caseId: string; taskDefinitionKey: string }) => x.caseId === id && x.taskDefinitionKey === 'suicideCallFollowUp')).toBe(true);
+    // Still open one task period after its date: the coordinators get a mail.
+    const { rows: jobs } = await pool().query(`select due_date from app_public.workflow_jobs where case_id = $1 and activity_id = 'followUpOverdue'`, [id]);
+    expect(jobs.map((j) => j.due_date.getTime())).toEqual([date.getTime() + DAY]);
+    await pool().query(`update app_public.workflow_jobs set due_date = due_date + interval '100 years' where case_id <> $1`, [id]);
+    t.smtp.clear();
+    const saved = now;
+    now = date.getTime() + DAY + HOUR;
+    await t.sanad.workflow.tick();
+    await t.smtp.waitFor(coordinator.email, /overdue safety task/);
+    expect(mailsTo(coordinator, /overdue safety task/)).toBe(1);
+    expect(await openTasks(id, 'suicideCallFollowUp')).toHaveLength(1);
+    now = saved;
   });
 });
 

@@ -4,11 +4,12 @@
  *
  * - `safetySettings`: sets `taskDue` and `reviewDue` from the server's settings (SAFETY_TASK_DUE,
  *   SAFETY_REVIEW_DUE) unless the start set them, so the due times are configurable without a
- *   new process version.
+ *   new process version; for a follow-up, `followUpEscalateAt` = its date + `taskDue`.
  * - `safetyMail`: queues a content-free mail (`template`) to a group (`to`): a candidate group of
  *   the case (therapists, interviewers, …) or `coordinators`, meaning every coordinator account.
  */
 import type { Config } from '../config';
+import { addDuration } from '../workflow/expressions';
 import type { Handler, HandlerRegistry } from '../workflow/handlers';
 
 export const SAFETY_MAIL_TEMPLATES = ['safety_task_waiting', 'safety_task_overdue', 'safety_call_review'] as const;
@@ -53,6 +54,12 @@ export function safetyHandlers(settings: Config['safety']): HandlerRegistry {
     const result: Record<string, unknown> = {};
     if (variables.taskDue === undefined) result.taskDue = settings.taskDue;
     if (variables.reviewDue === undefined) result.reviewDue = settings.reviewDue;
+    // A follow-up escalates when it is still open one task period after its date.
+    const followUpDate = variables.followUpDate?.value;
+    if (typeof followUpDate === 'string' && variables.followUpEscalateAt === undefined) {
+      const taskDue = typeof variables.taskDue?.value === 'string' ? variables.taskDue.value : settings.taskDue;
+      result.followUpEscalateAt = addDuration(new Date(followUpDate), taskDue).toISOString();
+    }
     return result;
   };
   return { safetySettings, safetyMail };
