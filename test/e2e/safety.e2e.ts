@@ -134,6 +134,17 @@ describe('clinical safety end to end', () => {
     const waiting = overview.locator('div', { has: page.getByRole('heading', { name: de.safety.overview.callsWaiting }) });
     await expect.poll(async () => (await waiting.last().textContent()) ?? '').toContain(shortId(caseId));
     await screenshot(page, 'safety-overview-de');
+    // The overview and the case's Safety section on a phone in Arabic: right to left, 360 px.
+    const phone = await pageAs(coordinator, 'ar', 360);
+    await open(phone, '/admin/cases');
+    await phone.locator('section.safety-overview').getByRole('heading', { name: ar.safety.overview.callsWaiting }).waitFor();
+    await expectNoOverflow(phone, 'safety overview on a phone');
+    await expectAccessible(phone, 'safety overview on a phone');
+    await screenshot(phone, 'safety-overview-ar-360');
+    await open(phone, `/admin/cases/${caseId}`);
+    await phone.locator('section.safety-section li.safety-call').first().waitFor();
+    await expectNoOverflow(phone, 'safety section on a phone');
+    await screenshot(phone, 'safety-section-ar-360');
 
     await open(page, '/admin/tasks');
     await page.getByRole('link', { name: de.safety.taskNames.reviewSuicideCall }).first().click();
