@@ -4,15 +4,16 @@
  * "exclude patient", so the form cannot send what the database would refuse; the same rules
  * (src/domain/safety.ts) are checked before sending and by the database after.
  */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromLocalInput, toLocalInput } from '../../../domain/format';
 import { callProblems, RISK_VALUES, SUICIDE_SCORE_MAX, type RiskValue } from '../../../domain/safety';
-import { ApiError } from '../../api/client';
+import { asApiError } from '../../api/query';
 import { useSession } from '../../session/session';
 import { useDiscardPrompt } from '../../ui/useDiscardPrompt';
 import { Alert, Checkbox, SelectField, TextArea, TextField } from '../../ui/ui';
-import { createCall, updateCall, type CallInput, type SuicideCall } from './api';
+import { createCall, refetchAfterSafetyChange, updateCall, type CallInput, type SuicideCall } from './api';
 import { SafetyError } from './SafetyError';
 
 interface Values {
@@ -69,8 +70,14 @@ export function CallForm({ caseId, call, onSaved, onCancel }: { caseId: string; 
   const zone = user?.time_zone ?? 'UTC';
   const [saved] = useState(() => valuesOf(call, zone));
   const [values, setValues] = useState(saved);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
+  const client = useQueryClient();
+  const saveCall = useMutation({
+    mutationFn: (input: CallInput) => (call ? updateCall(call.id, input) : createCall(caseId, input)),
+    onSuccess: (saved) => onSaved(saved),
+    onSettled: () => refetchAfterSafetyChange(client),
+  });
+  const busy = saveCall.isPending;
+  const error = saveCall.error ? asApiError(saveCall.error) : null;
   const [problems, setProblems] = useState<string[]>([]);
   const dirty = JSON.stringify(values) !== JSON.stringify(saved);
   useDiscardPrompt(dirty);
@@ -78,26 +85,17 @@ export function CallForm({ caseId, call, onSaved, onCancel }: { caseId: string; 
   const lockedInform = Boolean(call?.informCoordinator);
   const lockedExclude = Boolean(call?.excludePatient);
 
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault();
     const input = inputOf(values, zone);
     const found = callProblems(input);
     setProblems(found);
-    if (found.length > 0) return;
-    setBusy(true);
-    setError(null);
-    try {
-      onSaved(call ? await updateCall(call.id, input) : await createCall(caseId, input));
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught : new ApiError(0, 'network', String(caught)));
-    } finally {
-      setBusy(false);
-    }
+    if (found.length === 0) saveCall.mutate(input);
   };
 
   const riskOptions = [{ value: '', label: t('safety.call.riskUnknown') }, ...RISK_VALUES.map((r) => ({ value: r, label: t(`safety.risk.${r}`) }))];
   return (
-    <form className="safety-call-form" onSubmit={(e) => void save(e)} noValidate aria-labelledby="safety-call-form-title">
+    <form className="safety-call-form" onSubmit={save} noValidate aria-labelledby="safety-call-form-title">
       <h3 id="safety-call-form-title">{call ? t('safety.call.editTitle') : t('safety.call.newTitle')}</h3>
       <TextField label={t('safety.call.callDate')} type="datetime-local" name="callDate" required value={values.callDate} onChange={(e) => set('callDate', e.target.value)} />
       <Checkbox label={t('safety.call.patientReached')} name="patientReached" checked={values.patientReached} onChange={(e) => set('patientReached', e.target.checked)} />

@@ -6,17 +6,19 @@
  * has none, and the anti-suicide contract to confirm. The server raised the signal for the care
  * team in the same transaction as the answer; this panel is for the patient.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Answers, InstrumentDefinition } from '../../../domain/instruments';
 import { currentLocale } from '../../i18n/i18n';
 import { formatDateTime } from '../../../domain/format';
 import { safetyFlags } from '../../../domain/safety';
-import { ApiError } from '../../api/client';
+import type { ApiError } from '../../api/client';
+import { asApiError } from '../../api/query';
 import { useSession } from '../../session/session';
 import { Spinner, TextArea } from '../../ui/ui';
 import { Markdown } from '../content/markdown';
-import { confirmAntiSuicideContract, loadPatientSafety, saveEmergencyContact, type PatientSafety } from './api';
+import { confirmAntiSuicideContract, patientSafetyQuery, refetchAfterSafetyChange, saveEmergencyContact } from './api';
 import { SafetyError } from './SafetyError';
 import './safety.css';
 
@@ -28,17 +30,7 @@ export function SafetyAnswerPanel({ definition, answers, caseId }: { definition:
 
 export function CrisisPanel({ caseId }: { caseId: string }) {
   const { t, i18n } = useTranslation();
-  const [state, setState] = useState<PatientSafety | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  useEffect(() => {
-    let stale = false;
-    loadPatientSafety(caseId, i18n.language)
-      .then((loaded) => !stale && setState(loaded))
-      .catch((caught: unknown) => !stale && setError(caught instanceof ApiError ? caught : new ApiError(0, 'network', String(caught))));
-    return () => {
-      stale = true;
-    };
-  }, [caseId, i18n.language]);
+  const { data: state, error } = useQuery(patientSafetyQuery(caseId, i18n.language));
 
   return (
     <section className="crisis-panel" aria-labelledby="crisis-panel-title" role="region">
@@ -59,35 +51,25 @@ export function CrisisPanel({ caseId }: { caseId: string }) {
       {state && !state.crisisHelp ? <p className="crisis-panel__fallback">{t('safety.crisis.noContacts')}</p> : null}
       <p className="muted">{t('safety.crisis.teamInformed')}</p>
       {error ? <SafetyError error={error} /> : null}
-      {state && !state.emergencyContact ? (
-        <EmergencyContactForm caseId={caseId} onSaved={(emergencyContact) => setState({ ...state, emergencyContact })} />
-      ) : null}
-      {state ? (
-        <ContractConfirmation caseId={caseId} confirmedAt={state.antiSuicideContractAt} onConfirmed={(at) => setState({ ...state, antiSuicideContractAt: at })} />
-      ) : null}
+      {state && !state.emergencyContact ? <EmergencyContactForm caseId={caseId} /> : null}
+      {state ? <ContractConfirmation caseId={caseId} confirmedAt={state.antiSuicideContractAt} /> : null}
     </section>
   );
 }
 
-function EmergencyContactForm({ caseId, onSaved }: { caseId: string; onSaved(contact: string | null): void }) {
+function EmergencyContactForm({ caseId }: { caseId: string }) {
   const { t } = useTranslation();
+  const client = useQueryClient();
   const [value, setValue] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const save = async (event: FormEvent) => {
+  const save = useMutation({ mutationFn: (contact: string) => saveEmergencyContact(caseId, contact), onSettled: () => refetchAfterSafetyChange(client) });
+  const error = save.error ? asApiError(save.error) : null;
+  const busy = save.isPending;
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onSaved(await saveEmergencyContact(caseId, value));
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught : new ApiError(0, 'network', String(caught)));
-    } finally {
-      setBusy(false);
-    }
+    save.mutate(value);
   };
   return (
-    <form className="crisis-panel__form" onSubmit={(e) => void save(e)}>
+    <form className="crisis-panel__form" onSubmit={submit}>
       <h4>{t('safety.emergencyContact.title')}</h4>
       <TextArea
         label={t('safety.emergencyContact.label')}
@@ -107,11 +89,13 @@ function EmergencyContactForm({ caseId, onSaved }: { caseId: string; onSaved(con
 }
 
 /** The anti-suicide contract: the patient confirms it here; its time is stored on the account. */
-export function ContractConfirmation({ caseId, confirmedAt, onConfirmed, onBehalf = false }: { caseId: string; confirmedAt: string | null; onConfirmed(at: string | null): void; onBehalf?: boolean }) {
+export function ContractConfirmation({ caseId, confirmedAt, onBehalf = false }: { caseId: string; confirmedAt: string | null; onBehalf?: boolean }) {
   const { t } = useTranslation();
   const { user } = useSession();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
+  const client = useQueryClient();
+  const confirmation = useMutation({ mutationFn: () => confirmAntiSuicideContract(caseId), onSettled: () => refetchAfterSafetyChange(client) });
+  const error: ApiError | null = confirmation.error ? asApiError(confirmation.error) : null;
+  const busy = confirmation.isPending;
   if (confirmedAt) {
     return (
       <p className="crisis-panel__contract">
@@ -119,23 +103,12 @@ export function ContractConfirmation({ caseId, confirmedAt, onConfirmed, onBehal
       </p>
     );
   }
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      onConfirmed(await confirmAntiSuicideContract(caseId));
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught : new ApiError(0, 'network', String(caught)));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <div className="crisis-panel__contract">
       <h4>{t('safety.contract.title')}</h4>
       <p>{onBehalf ? t('safety.contract.textStaff') : t('safety.contract.text')}</p>
       {error ? <SafetyError error={error} /> : null}
-      <button type="button" className="button button--secondary" onClick={() => void confirm()} disabled={busy}>
+      <button type="button" className="button button--secondary" onClick={() => confirmation.mutate()} disabled={busy}>
         {onBehalf ? t('safety.contract.record') : t('safety.contract.confirm')}
       </button>
     </div>

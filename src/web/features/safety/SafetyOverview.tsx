@@ -4,20 +4,19 @@
  * contacts are missing in a language. What each person sees is decided by the database (a
  * coordinator sees every case). Mounted on the staff case list for coordinators.
  */
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../domain/format';
-import { useLoad } from '../../api/useLoad';
 import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Spinner } from '../../ui/ui';
-import { loadSafetyOverview, type SafetyOverviewData } from './api';
+import { safetyOverviewQuery } from './api';
 import { SignalText } from './SafetySection';
 import './safety.css';
 
-function CaseLink({ c }: { c: { id: string; shortId: string } | null }) {
+function CaseLink({ c }: { c: { id: string; shortId: string | null } | null }) {
   if (!c) return null;
   return (
     <Link to={`/admin/cases/${c.id}`} dir="ltr">
@@ -29,8 +28,7 @@ function CaseLink({ c }: { c: { id: string; shortId: string } | null }) {
 export function SafetyOverview() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const [version, setVersion] = useState(0);
-  const { data, error } = useLoad<SafetyOverviewData>(loadSafetyOverview, String(version));
+  const { data, error, refetch, isFetching } = useQuery(safetyOverviewQuery());
   const when = (value: string | null) => (value ? formatDateTime(new Date(value), currentLocale(), user?.time_zone ?? 'UTC') : '');
   return (
     <section className="safety-overview" aria-labelledby="safety-overview-title">
@@ -80,11 +78,11 @@ export function SafetyOverview() {
             </div>
             <div>
               <h3>
-                {t('safety.overview.callsWaiting')} <span className="badge badge--inline">{data.callsWaiting.length}</span>
+                {t('safety.overview.callsWaiting')} <span className="badge badge--inline">{(data.callsWaiting ?? []).length}</span>
               </h3>
-              {data.callsWaiting.length === 0 ? <p className="muted">{t('safety.overview.noneWaiting')}</p> : null}
+              {(data.callsWaiting ?? []).length === 0 ? <p className="muted">{t('safety.overview.noneWaiting')}</p> : null}
               <ul className="plain-list safety-list">
-                {data.callsWaiting.map((call) => (
+                {(data.callsWaiting ?? []).map((call) => (
                   <li key={call.id} className="safety-list__item">
                     <CaseLink c={call.caseByCaseId} /> · {call.riskOfSuicide ? t(`safety.risk.${call.riskOfSuicide}`) : t('safety.call.riskUnknown')}
                     <br />
@@ -96,7 +94,7 @@ export function SafetyOverview() {
               </ul>
             </div>
           </div>
-          <button type="button" className="button button--secondary button--small" onClick={() => setVersion((v) => v + 1)}>
+          <button type="button" className="button button--secondary button--small" onClick={() => void refetch()} disabled={isFetching}>
             {t('safety.overview.refresh')}
           </button>
         </>

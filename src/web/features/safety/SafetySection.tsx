@@ -4,15 +4,15 @@
  * needed), and the suicide-risk calls in call-date order (spec §7 SuicideCalls) with a form to
  * record or update one. Self-contained: the case detail page mounts it with one line.
  */
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../domain/format';
-import { useLoad } from '../../api/useLoad';
 import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Spinner } from '../../ui/ui';
-import { loadCaseSafety, loadPhq9Item9, type CaseSafety, type SafetySignal, type SuicideCall } from './api';
+import { caseSafetyQuery, phq9Item9Query, suicideCallsQuery, type SafetySignal, type SuicideCall } from './api';
 import { CallForm } from './CallForm';
 import { ContractConfirmation } from './CrisisPanel';
 import './safety.css';
@@ -60,7 +60,7 @@ function Signals({ signals }: { signals: SafetySignal[] }) {
 function Phq9Answers({ caseId }: { caseId: string }) {
   const { t } = useTranslation();
   const when = useWhen();
-  const { data } = useLoad(() => loadPhq9Item9(caseId), caseId);
+  const { data } = useQuery(phq9Item9Query(caseId));
   if (!data || data.length === 0) return null;
   return (
     <p>
@@ -139,10 +139,11 @@ function CallItem({ call, onEdit }: { call: SuicideCall; onEdit(): void }) {
 
 export function SafetySection({ caseId }: { caseId: string }) {
   const { t } = useTranslation();
-  const [version, setVersion] = useState(0);
-  const { data, error } = useLoad<CaseSafety>(() => loadCaseSafety(caseId), `${caseId}|${version}`);
+  const safety = useQuery(caseSafetyQuery(caseId));
+  const calls = useQuery(suicideCallsQuery(caseId));
   const [editing, setEditing] = useState<SuicideCall | 'new' | null>(null);
-  const reload = () => setVersion((v) => v + 1);
+  const data = safety.data && calls.data ? { ...safety.data, calls: calls.data } : undefined;
+  const error = safety.error ?? calls.error;
   const open = data?.signals.filter((s) => !s.resolvedAt).length ?? 0;
   return (
     <section aria-labelledby="case-safety-title" className="safety-section">
@@ -158,7 +159,7 @@ export function SafetySection({ caseId }: { caseId: string }) {
           <Signals signals={data.signals} />
           <Phq9Answers caseId={caseId} />
           <h3>{t('safety.contract.title')}</h3>
-          <ContractConfirmation caseId={caseId} confirmedAt={data.antiSuicideContractAt} onConfirmed={reload} onBehalf />
+          <ContractConfirmation caseId={caseId} confirmedAt={data.antiSuicideContractAt} onBehalf />
           <h3>{t('safety.call.title')}</h3>
           {data.calls.length === 0 ? <p className="muted">{t('safety.call.none')}</p> : null}
           <ol className="plain-list safety-calls">
@@ -171,10 +172,7 @@ export function SafetySection({ caseId }: { caseId: string }) {
               key={editing === 'new' ? 'new' : editing.id}
               caseId={caseId}
               call={editing === 'new' ? null : editing}
-              onSaved={() => {
-                setEditing(null);
-                reload();
-              }}
+              onSaved={() => setEditing(null)}
               onCancel={() => setEditing(null)}
             />
           ) : (
