@@ -38,6 +38,7 @@ import { appCollections } from './collections';
 import type { FieldErrors } from '../domain/accounts';
 // Workflow engine (issue 6)
 import { WorkflowHost } from './workflow/host';
+import { safetyHandlers } from './safety/handlers';
 import { registerWorkflowRoutes } from './workflow/rest';
 import { startWorkflowScheduler, tick as workflowTick, type TickCounts } from './workflow/scheduler';
 import type { Clock } from './workflow/engine';
@@ -207,7 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     log: logger,
     workflowsDir: config.workflowsDir,
     ...(deps.workflowClock ? { clock: deps.workflowClock } : {}),
-    ...(deps.workflowHandlers ? { handlers: deps.workflowHandlers } : {}),
+    handlers: { ...safetyHandlers(config.safety), ...deps.workflowHandlers },
     maxAttempts: config.workflowMaxAttempts,
     retryBaseMs: config.workflowRetrySeconds * 1000,
   });

@@ -73,9 +73,21 @@ export interface Config {
   measurementSchedule: MeasurementSchedule;
   /** Booked interviews a patient may miss before being excluded "for missing interview". */
   missedInterviewLimit: number;
+  /** Clinical safety: how soon a risk signal's task and a call's coordinator review are due (ISO-8601 durations). */
+  safety: { taskDue: string; reviewDue: string };
 }
 
 type Env = Record<string, string | undefined>;
+
+/** An ISO-8601 duration such as PT24H or P1D (the workflow's timers read it). */
+function durationSetting(env: Env, name: string, fallback: string): string {
+  const value = env[name]?.trim();
+  if (!value) return fallback;
+  if (!/^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/.test(value)) {
+    throw new Error(`Setting ${name} must be an ISO-8601 duration such as PT24H or P1D, not "${value}"`);
+  }
+  return value;
+}
 
 function intSetting(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -173,6 +185,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     workflowsDir: path.resolve(env.WORKFLOWS_DIR || path.join(import.meta.dirname, '../../workflows')),
     measurementSchedule: scheduleFromSettings(env),
     missedInterviewLimit: intSetting(env, 'MISSED_INTERVIEW_LIMIT', 2, 1),
+    safety: {
+      taskDue: durationSetting(env, 'SAFETY_TASK_DUE', 'PT24H'),
+      reviewDue: durationSetting(env, 'SAFETY_REVIEW_DUE', 'PT24H'),
+    },
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 32) {
     throw new Error('Setting JWT_SECRET must be at least 32 characters long');

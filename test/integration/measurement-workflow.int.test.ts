@@ -75,7 +75,8 @@ describe('the screening hands the case to the trial process', () => {
     expect((await answer(patient, 'bdi2', BDI2)).status).toBe(201);
     await t.sanad.workflow.tick();
     expect(await stage(patient.caseId!)).toBe('excluded');
-    const { rows } = await t.database.db.pool.query(`select state from app_public.workflow_instances where case_id = $1`, [patient.caseId]);
+    // The trial only: this BDI-II answers item 9, so the case also has a safety process (0050).
+    const { rows } = await t.database.db.pool.query(`select state from app_public.workflow_instances where case_id = $1 and business_key = 'trial'`, [patient.caseId]);
     expect(rows.map((r) => r.state)).toEqual(['COMPLETED']);
   });
 });

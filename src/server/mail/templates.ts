@@ -11,7 +11,9 @@ export type MailKind =
   // issue 16: someone asked to move their account to an address that already has one
   | 'email_change_taken'
   // workflow mails (src/server/workflow/handlers.ts): content-free, a link to the due tasks
-  | 'workflow_task_waiting' | 'workflow_task_reminder';
+  | 'workflow_task_waiting' | 'workflow_task_reminder'
+  // clinical safety (src/server/safety/handlers.ts): content-free too, no case, no answer
+  | 'safety_task_waiting' | 'safety_task_overdue' | 'safety_call_review';
 
 export interface MailContent {
   subject: string;
@@ -73,6 +75,48 @@ const templates: Record<MailKind, Record<Locale, Template>> = {
     en: (p) => ({
       subject: 'Sanad: a new task is waiting for you',
       text: `Hello ${p.username},\n\na new task is waiting for you on Sanad. To see it, sign in here:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  safety_task_waiting: {
+    ar: (p) => ({
+      subject: 'سند: مهمة سلامة عاجلة',
+      text: `مرحبًا ${p.username}،\n\nهناك مهمة سلامة عاجلة بانتظارك في سند. يرجى الاطلاع عليها في أقرب وقت. سجّل الدخول هنا:\n${p.link}\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: dringende Sicherheitsaufgabe',
+      text: `Hallo ${p.username},\n\nin Sanad wartet eine dringende Sicherheitsaufgabe auf Sie. Bitte sehen Sie sie so bald wie möglich an. Melden Sie sich hier an:\n${p.link}\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: urgent safety task',
+      text: `Hello ${p.username},\n\nan urgent safety task is waiting for you on Sanad. Please look at it as soon as you can. Sign in here:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  safety_task_overdue: {
+    ar: (p) => ({
+      subject: 'سند: مهمة سلامة متأخرة',
+      text: `مرحبًا ${p.username}،\n\nلم تُنجز مهمة سلامة في سند في موعدها. بصفتك منسقًا، يرجى التأكد من أن أحدًا يتولاها الآن. سجّل الدخول هنا:\n${p.link}\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: überfällige Sicherheitsaufgabe',
+      text: `Hallo ${p.username},\n\nin Sanad ist eine Sicherheitsaufgabe nicht rechtzeitig erledigt worden. Bitte sorgen Sie als Koordination dafür, dass sich jetzt jemand darum kümmert. Melden Sie sich hier an:\n${p.link}\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: overdue safety task',
+      text: `Hello ${p.username},\n\na safety task on Sanad was not done in time. As a coordinator, please make sure someone takes care of it now. Sign in here:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  safety_call_review: {
+    ar: (p) => ({
+      subject: 'سند: مكالمة بشأن خطر الانتحار تحتاج إلى مراجعتك',
+      text: `مرحبًا ${p.username}،\n\nسُجّلت في سند مكالمة بشأن خطر الانتحار وطُلب إبلاغ المنسقين. يرجى مراجعتها. سجّل الدخول هنا:\n${p.link}\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: ein Suizidrisiko-Gespräch wartet auf Ihre Durchsicht',
+      text: `Hallo ${p.username},\n\nin Sanad wurde ein Gespräch wegen Suizidrisiko erfasst, über das die Koordination informiert werden soll. Bitte sehen Sie es durch. Melden Sie sich hier an:\n${p.link}\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: a suicide-risk call is waiting for your review',
+      text: `Hello ${p.username},\n\na suicide-risk call was recorded on Sanad and the coordinators are to be informed. Please review it. Sign in here:\n${p.link}\n\n${footer.en}`,
     }),
   },
   workflow_task_reminder: {

@@ -290,11 +290,11 @@ export class WorkflowHost {
     return claimedId !== null;
   }
 
-  /** Starts one requested process (registration starts the trial). */
+  /** Starts one requested process (registration starts the trial; safety starts carry variables, 0050). */
   async processOneStartRequest(): Promise<boolean> {
     const claimedId = await withOwner(this.options.pool, async (sql) => {
-      const { rows } = await sql.query<{ id: number; case_id: string; definition_key: string; business_key: string | null }>(
-        `select id, case_id, definition_key, business_key from app_private.workflow_start_requests
+      const { rows } = await sql.query<{ id: number; case_id: string; definition_key: string; business_key: string | null; variables: unknown }>(
+        `select id, case_id, definition_key, business_key, variables from app_private.workflow_start_requests
           where run_after <= greatest(now(), $1) and failed_at is null order by id limit 1 for update skip locked`,
         [this.clock.now()],
       );
@@ -302,7 +302,8 @@ export class WorkflowHost {
       if (!row) return null;
       try {
         await sql.query('savepoint start_request');
-        await this.startInTx(sql, { key: row.definition_key, caseId: row.case_id, businessKey: row.business_key, variables: {} });
+        const variables = outboxVariables(row.variables);
+        await this.startInTx(sql, { key: row.definition_key, caseId: row.case_id, businessKey: row.business_key, variables });
         await sql.query('delete from app_private.workflow_start_requests where id = $1', [row.id]);
       } catch (error) {
         await sql.query('rollback to savepoint start_request');

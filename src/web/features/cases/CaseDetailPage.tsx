@@ -15,6 +15,7 @@ import { MessageItem } from '../messages/MessageItem';
 import { ScoresSection } from '../scores/ScoresSection';
 import { CaseTasksSection } from '../tasks/CaseTasksSection';
 import { CaseReports } from '../reports/CaseReports';
+import { SafetySection } from '../safety/SafetySection';
 import { personName } from '../messages/names';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
 import { MembersSection } from './MembersSection';
@@ -133,6 +134,7 @@ export function CaseDetailPage() {
             {canManage ? <CaseFieldsForm key={detail.id} caseId={detail.id} fields={detail} /> : <CaseFacts fields={detail} />}
           </section>
           <PatientSection patient={detail.patient} />
+          <SafetySection caseId={detail.id} />
           <ScoresSection caseId={detail.id} />
           <CaseTasksSection caseId={detail.id} />
           <CaseReports caseId={detail.id} />

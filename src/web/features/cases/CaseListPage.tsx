@@ -19,6 +19,8 @@ import { loadCaseList, type CaseListFilter, type CaseListItem } from './api';
 import { RoleList, StageName } from './labels';
 import { OutcomesOverview } from '../scores/OutcomesOverview';
 import { ResearchExport } from '../export/ResearchExport';
+import { SafetyMark } from '../safety/SafetyMark';
+import { SafetyOverview } from '../safety/SafetyOverview';
 import { useMediaQuery, WIDE_SCREEN } from '../../ui/useMediaQuery';
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -136,6 +138,7 @@ function CaseCards({ items, searching }: { items: CaseListItem[]; searching: boo
             <Link to={`/admin/cases/${item.id}`}>
               <span dir="ltr">{item.shortId}</span> <span dir="auto">{caseName(item)}</span>
             </Link>
+            <SafetyMark count={item.openSafetySignals} />
           </h3>
           <dl className="facts">
             <dt>{t('cases.stage')}</dt>
@@ -194,6 +197,7 @@ function CaseTable({ items, searching }: { items: CaseListItem[]; searching: boo
                 <Link to={`/admin/cases/${item.id}`} dir="ltr">
                   {item.shortId}
                 </Link>
+                <SafetyMark count={item.openSafetySignals} />
               </td>
               <td>
                 <span dir="auto">{caseName(item)}</span>
@@ -268,6 +272,7 @@ export function CaseListPage() {
 
   return (
     <Page title={t('nav.adminCases')}>
+      {user?.is_coordinator_account ? <SafetyOverview /> : null}
       <Filters filter={filter} onChange={onChange} />
       <ErrorAlert error={error} />
       <h2 ref={resultsHeading} tabIndex={-1} aria-live="polite">

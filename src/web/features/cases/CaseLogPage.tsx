@@ -18,7 +18,8 @@ import type { Person } from '../messages/api';
 import { personName } from '../messages/names';
 import { AUDIT_PAGE_SIZE, caseLogQuery, personQuery, type AuditRow } from './api';
 
-const TABLES = ['cases', 'case_members', 'case_messages', 'users'] as const;
+// Safety records (db/migrations/0050) are named in the safety namespace.
+const TABLES = ['cases', 'case_members', 'case_messages', 'users', 'case_suicide_calls', 'safety_signals'] as const;
 const OPERATIONS = ['INSERT', 'UPDATE', 'DELETE'] as const;
 /** The case itself is the page's subject; repeating its id on every row says nothing. */
 const UNSHOWN_KEYS = new Set(['case_id']);
@@ -86,7 +87,7 @@ function LogEntry({ row, people }: { row: AuditRow; people: Map<string, Person> 
       <p className="log-entry__what">
         <strong>{t(`caseLog.operations.${row.operation}`, { defaultValue: row.operation })}</strong>
         {' · '}
-        {t(`caseLog.tables.${row.tableName}`, { defaultValue: row.tableName })}
+        {t([`caseLog.tables.${row.tableName}`, `safety.tables.${row.tableName}`], { defaultValue: row.tableName })}
       </p>
       <p className="muted">
         <span dir="auto">{who}</span>
@@ -137,7 +138,7 @@ export function CaseLogPage() {
           name="table"
           value={tableName}
           onChange={(e) => update({ table: e.target.value, offset: 0 })}
-          options={[{ value: '', label: t('caseLog.allTables') }, ...TABLES.map((name) => ({ value: name, label: t(`caseLog.tables.${name}`) }))]}
+          options={[{ value: '', label: t('caseLog.allTables') }, ...TABLES.map((name) => ({ value: name, label: t([`caseLog.tables.${name}`, `safety.tables.${name}`]) }))]}
         />
         <SelectField
           label={t('caseLog.operation')}

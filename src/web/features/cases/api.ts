@@ -23,7 +23,7 @@ const CaseListFields = graphql(
   `fragment CaseListFields on CasesConnection {
     totalCount
     nodes {
-      id shortId title stage createdAt newMessages searchSimilarity(search: $search)
+      id shortId title stage createdAt newMessages searchSimilarity(search: $search) openSafetySignals
       latestMessage { id sentAt subject }
       patient { ...PersonFields }
       myInvolvement { id actsAsTherapist actsAsSupervisor actsAsInterviewer actsAsSupporter actsAsCounselor actsAsPatient }

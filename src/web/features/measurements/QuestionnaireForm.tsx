@@ -17,6 +17,7 @@ import { Alert, Spinner } from '../../ui/ui';
 import { choicesOf, ItemField, itemText } from './ItemField';
 import { NARROW_SCREEN, useMediaQuery } from '../../ui/useMediaQuery';
 import { useQuestionnaire, type QuestionnaireState } from './useQuestionnaire';
+import { SafetyAnswerPanel } from '../safety/CrisisPanel';
 
 export interface QuestionnaireFormProps {
   code: InstrumentCode;
@@ -79,7 +80,7 @@ function Progress({ index, total }: { index: number; total: number }) {
   );
 }
 
-function LoadedForm({ code, position, count, onComplete, state, locale }: QuestionnaireFormProps & { state: QuestionnaireState; locale: Locale }) {
+function LoadedForm({ code, caseId, position, count, onComplete, state, locale }: QuestionnaireFormProps & { state: QuestionnaireState; locale: Locale }) {
   const { t } = useTranslation();
   const narrow = useMediaQuery(NARROW_SCREEN);
   const { definition, wording } = state;
@@ -204,6 +205,7 @@ function LoadedForm({ code, position, count, onComplete, state, locale }: Questi
             </div>
           ))}
         </dl>
+        <SafetyAnswerPanel definition={definition} answers={answers} caseId={caseId} />
         {state.rejected ? <Alert kind="error">{t('measurements.rejected')}</Alert> : null}
         {submitFailed ? <Alert kind="warning">{t('measurements.submitOffline')}</Alert> : null}
         <SaveStatus state={state} />
@@ -254,6 +256,7 @@ function LoadedForm({ code, position, count, onComplete, state, locale }: Questi
           ) : null}
         </div>
       </form>
+      <SafetyAnswerPanel definition={definition} answers={answers} caseId={caseId} />
     </div>
   );
 }

@@ -11,7 +11,8 @@ import { useSession } from '../../session/session';
 
 export function useTaskName(): (task: { taskDefinitionKey: string; name: string | null }) => string {
   const { t } = useTranslation();
-  return (task) => t(`tasks.names.${task.taskDefinitionKey}`, { defaultValue: task.name ?? task.taskDefinitionKey });
+  // Safety tasks (workflows/safety.bpmn) are named in the safety namespace.
+  return (task) => t([`tasks.names.${task.taskDefinitionKey}`, `safety.taskNames.${task.taskDefinitionKey}`], { defaultValue: task.name ?? task.taskDefinitionKey });
 }
 
 export function TaskGroups({ groups, assignee }: { groups: readonly (string | null)[]; assignee: string | null }) {
