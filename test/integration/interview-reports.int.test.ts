@@ -410,3 +410,32 @@ describe('research export', () => {
     expect((await fetch(`${t.url}/api/export/interview_reports/codebook.csv?locale=fr`, { headers: { authorization: `Bearer ${coordinator.token}` } })).status).toBe(400);
   });
 });
+
+describe('clinical safety (the interview report as a risk signal source)', () => {
+  async function signals(caseId: string) {
+    const { rows } = await pool().query(`select source, source_record_id, details from app_public.safety_signals where case_id = $1`, [caseId]);
+    return rows;
+  }
+
+  it('a finalized report with moderate or high suicidality risk raises exactly one safety signal; a draft or a low risk raises none', async () => {
+    const risky = await caseAtInterview({ trial: false });
+    // C3 alone scores 6: moderate (MINI bands); a draft never signals.
+    const id = (await save(interviewer.token, { booking_id: risky.bookingId, ...ACCEPTED, suicidality_c3: true })).body[0].id;
+    expect(await signals(risky.caseId)).toEqual([]);
+    expect((await t.api('POST', `/api/interview_reports/${id}/finalize`, { token: interviewer.token, body: {} })).status).toBe(200);
+    const raised = await signals(risky.caseId);
+    expect(raised).toHaveLength(1);
+    expect(raised[0]).toMatchObject({ source: 'interview_report', source_record_id: id, details: { suicideRisk: 'moderate' } });
+    // The safety task opens for the case's responsible group once the queued process starts.
+    await t.sanad.workflow.tick();
+    const tasks = await pool().query(`select count(*)::int as n from app_public.workflow_tasks where case_id = $1 and end_time is null and priority >= 100`, [risky.caseId]);
+    expect(tasks.rows[0].n).toBe(1);
+
+    const calm = await caseAtInterview({ trial: false });
+    // C1 alone scores 1: low risk, one below the signalling band.
+    const calmId = (await save(interviewer.token, { booking_id: calm.bookingId, ...ACCEPTED, suicidality_c1: true })).body[0].id;
+    expect((await row(calmId)).suicidality_risk).toBe('low');
+    expect((await t.api('POST', `/api/interview_reports/${calmId}/finalize`, { token: interviewer.token, body: {} })).status).toBe(200);
+    expect(await signals(calm.caseId)).toEqual([]);
+  });
+});
