@@ -18,6 +18,7 @@ import { personName } from '../messages/names';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
 import { MembersSection } from './MembersSection';
 import { loadCase, PATIENT_FLAGS, type CaseDetail, type CasePatient } from './queries';
+import { CaseTrialPanel } from '../trial/CaseTrialPanel';
 
 function PatientSection({ patient }: { patient: CasePatient | null }) {
   const { t } = useTranslation();
@@ -147,6 +148,7 @@ export function CaseDetailPage() {
           <PatientSection patient={detail.patient} />
           <ScoresSection caseId={detail.id} />
           <CaseTasksSection caseId={detail.id} />
+          <CaseTrialPanel caseId={detail.id} isTherapist={Boolean(detail.myInvolvement?.actsAsTherapist)} />
           <MembersSection caseId={detail.id} members={detail.members} canManage={canManage} onChanged={reload} />
           <MessagesSection detail={detail} />
         </>

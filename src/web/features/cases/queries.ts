@@ -25,6 +25,8 @@ export interface CaseListItem {
   latestMessage: { id: string; sentAt: string | null; subject: string | null } | null;
   patient: Person | null;
   myInvolvement: (Involvement & { id: string }) | null;
+  /** The randomized treatment (issue 15); empty before randomization. */
+  treatmentAssignmentsByCaseIdList?: { treatment: string }[];
 }
 
 export interface CaseListFilter {
@@ -40,6 +42,7 @@ const LIST_FIELDS = `totalCount
     latestMessage { id sentAt subject }
     patient { id username alias }
     myInvolvement { id ${ACTS_AS} }
+    treatmentAssignmentsByCaseIdList { treatment }
   }`;
 
 /**
