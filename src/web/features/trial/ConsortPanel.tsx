@@ -201,7 +201,7 @@ export function ConsortPanel() {
       <TrialError error={error ?? failed} />
       {data ? (
         <>
-          <div className="consort-scroll">
+          <div className="consort-scroll" dir="ltr" tabIndex={0} role="region" aria-label={t('trial.consort.scroll')}>
             <Diagram flow={data} svgRef={svgRef} rtl={i18n.dir() === 'rtl'} />
           </div>
           <div className="button-row">
