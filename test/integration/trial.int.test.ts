@@ -276,3 +276,35 @@ describe('minimization', () => {
     }
   });
 });
+
+describe('the case, complete (spec §3, §7 PagedCases and CaseWithMessages)', () => {
+  it('PagedCases gives task stats, next waiting date, treatment, therapists, counselors, interviewers, the latest PHQ-9 item 9', async () => {
+    const query = `query PagedCases($filterUnassigned: Boolean = false, $search: String, $stage: String, $first: Int = 200, $offset: Int = 0) {
+      pagedCases(filterUnassigned: $filterUnassigned, search: $search, stage: $stage, first: $first, offset: $offset) {
+        totalCount
+        nodes {
+          id shortId stage isDropout dropoutReason askForPostIfDroppedOut excludeFromAnalysis reasonForExclusion
+          patients: taskSummary(groupName: "patients") { countOfOpen latestCreated latestDue nextTime }
+          therapistTasks: taskSummary(groupName: "therapists") { countOfOpen countOfOverdue }
+          nextWaitingDate latestPhq9Item9
+          treatmentAssignmentsByCaseIdList(orderBy: ASSIGNED_AT_ASC) { id assignedAt treatment }
+          therapistsList { userId } counselorsList { userId } interviewersList { userId }
+          me { userId actsAsTherapist } membersList { userId actsAsPatient } myDatesList { name timestamp }
+        }
+      }
+    }`;
+    const answer = await t.graphql(query, {}, members.therapist!.token);
+    expect(answer.errors).toBeUndefined();
+    const mine = answer.data.pagedCases.nodes.find((n: { id: string }) => n.id === patient.caseId);
+    expect(mine.therapistsList).toEqual([{ userId: members.therapist!.id }]);
+    expect(mine.counselorsList).toEqual([{ userId: members.counselor!.id }]);
+    expect(mine.interviewersList).toEqual([{ userId: members.interviewer!.id }]);
+    expect(mine.me).toEqual({ userId: members.therapist!.id, actsAsTherapist: true });
+    expect(mine.membersList).toHaveLength(6);
+    expect(mine.treatmentAssignmentsByCaseIdList).toEqual([{ id: expect.any(String), assignedAt: expect.any(String), treatment: expect.stringMatching(/^(cbt|ipt)$/) }]);
+    expect(mine.patients).toMatchObject({ countOfOpen: 0 });
+    // A coordinator is no member: `me` is empty, the case is still listed.
+    const coord = await t.graphql(query, {}, coordinator.token);
+    expect(coord.data.pagedCases.nodes.find((n: { id: string }) => n.id === patient.caseId).me).toBeNull();
+  });
+});
