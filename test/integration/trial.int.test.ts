@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser } from '../../src/server/admin/accounts';
 import { generateTickets } from '../../src/domain/randomization';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { csvObjects } from '../helpers/csv';
 
 let t: TestApp;
 type Person = Awaited<ReturnType<TestApp['user']>>;
@@ -167,6 +168,18 @@ describe('drawing', () => {
     expect(foreign.data.caseById).toBeNull();
     const list = await t.graphql(`{ allTreatmentAssignmentsList { caseId } }`, {}, outsider.token);
     expect(list.data.allTreatmentAssignmentsList).toEqual([]);
+  });
+
+  it('the research export carries the treatment with every record of the case', async () => {
+    const answers = Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`item${i + 1}`, 1]));
+    const posted = await t.api('POST', '/api/gad7', { token: patient.token, body: { case_id: patient.caseId, time_of_measurement: 'pre', ...answers }, headers: { prefer: 'return=representation' } });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(201);
+    const file = await fetch(`${t.url}/api/export/gad7.csv`, { headers: { authorization: `Bearer ${coordinator.token}` } });
+    const rows = csvObjects(await file.text());
+    const { rows: assigned } = await pool().query('select treatment from app_public.treatment_assignments where case_id = $1', [patient.caseId]);
+    expect(rows.find((r) => r.case_id === patient.caseId)?.treatment).toBe(assigned[0].treatment);
+    const codebook = csvObjects(await (await fetch(`${t.url}/api/export/gad7/codebook.csv?locale=en`, { headers: { authorization: `Bearer ${coordinator.token}` } })).text());
+    expect(codebook.find((r) => r.variable === 'treatment')).toMatchObject({ kind: 'case', type: 'code' });
   });
 
   it('50 concurrent draws take 50 tickets of the stratum: none twice, none skipped', async () => {
