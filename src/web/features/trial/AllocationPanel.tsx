@@ -8,9 +8,10 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ALLOCATION_FACTORS, ALLOCATION_METHODS, type AllocationFactor, type AllocationMethod } from '../../../domain/randomization';
 import { ApiError } from '../../api/client';
-import { useLoad } from '../../api/useLoad';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { asApiError } from '../../api/query';
 import { Alert, Checkbox, SelectField, TextArea, TextField } from '../../ui/ui';
-import { configureAllocation, loadAllocation, type AllocationSummary, type BalanceRow } from './api';
+import { allocationQuery, configureAllocation, refetchAfterTrialChange, type AllocationSummary, type BalanceRow } from './api';
 import { TrialError } from './TrialError';
 
 interface ArmDraft {
@@ -185,14 +186,14 @@ function ConfigureForm({ onDone }: { onDone(): void }) {
 
 export function AllocationPanel() {
   const { t } = useTranslation();
-  const [version, setVersion] = useState(0);
-  const { data, error, loading } = useLoad(loadAllocation, String(version));
+  const client = useQueryClient();
+  const { data, error, isPending } = useQuery(allocationQuery());
   const [saved, setSaved] = useState(false);
   return (
     <section className="trial-panel" aria-labelledby="allocation-title">
       <h2 id="allocation-title">{t('trial.allocation.title')}</h2>
-      <TrialError error={error} />
-      {loading && !data ? <p>{t('common.loading')}</p> : null}
+      <TrialError error={error ? asApiError(error) : null} />
+      {isPending ? <p>{t('common.loading')}</p> : null}
       {saved ? <Alert kind="success">{t('trial.allocation.saved')}</Alert> : null}
       {data?.allocation ? <Summary allocation={data.allocation} balance={data.balance} /> : null}
       {data && !data.allocation ? <Alert kind="info">{t('trial.allocation.missing')}</Alert> : null}
@@ -200,7 +201,7 @@ export function AllocationPanel() {
         <ConfigureForm
           onDone={() => {
             setSaved(true);
-            setVersion((v) => v + 1);
+            void refetchAfterTrialChange(client);
           }}
         />
       ) : null}

@@ -8,11 +8,12 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../domain/format';
 import { ApiError } from '../../api/client';
-import { useLoad } from '../../api/useLoad';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { asApiError } from '../../api/query';
 import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { Checkbox, SelectField, TextArea, TextField } from '../../ui/ui';
-import { changeExclusion, loadCaseTrial, randomizeCase, recordSession, type CaseTrialFacts } from './api';
+import { caseTrialQuery, changeExclusion, randomizeCase, recordSession, refetchAfterTrialChange, type CaseTrialFacts } from './api';
 import { TrialError } from './TrialError';
 
 export const EXCLUSION_FLAGS = [
@@ -24,7 +25,7 @@ export const EXCLUSION_FLAGS = [
 function flagValue(facts: CaseTrialFacts, flag: string): boolean {
   if (flag === 'exclude_from_analysis') return facts.excludeFromAnalysis;
   if (flag === 'is_dropout') return facts.isDropout;
-  return facts.exclusionFlags?.[flag] ?? false;
+  return (facts.exclusionFlags as Record<string, boolean> | null)?.[flag] ?? false;
 }
 
 function ExclusionForm({ caseId, facts, onChanged }: { caseId: string; facts: CaseTrialFacts; onChanged(): void }) {
@@ -117,10 +118,10 @@ export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTher
   const { t } = useTranslation();
   const { user } = useSession();
   const coordinator = Boolean(user?.is_coordinator_account);
-  const [version, setVersion] = useState(0);
-  const { data, error } = useLoad(() => loadCaseTrial(caseId), `${caseId}:${version}`);
+  const client = useQueryClient();
+  const { data, error } = useQuery(caseTrialQuery(caseId));
   const [drawError, setDrawError] = useState<ApiError | null>(null);
-  const reload = () => setVersion((v) => v + 1);
+  const reload = () => void refetchAfterTrialChange(client);
   const draw = async () => {
     setDrawError(null);
     try {
@@ -130,7 +131,7 @@ export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTher
       setDrawError(caught as ApiError);
     }
   };
-  if (!data) return <TrialError error={error} />;
+  if (!data) return <TrialError error={error ? asApiError(error) : null} />;
   const assignment = data.treatmentAssignmentsByCaseIdList[0];
   const zone = user?.time_zone ?? 'UTC';
   return (

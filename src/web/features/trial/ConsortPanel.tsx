@@ -7,8 +7,9 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FOLLOW_UPS, type ConsortFlow, type LossReason } from '../../../domain/consort';
 import { ApiError } from '../../api/client';
-import { useLoad } from '../../api/useLoad';
-import { downloadFile, loadConsort, saveBlob } from './api';
+import { useQuery } from '@tanstack/react-query';
+import { asApiError } from '../../api/query';
+import { consortQuery, downloadFile, saveBlob } from './api';
 import { TrialError } from './TrialError';
 
 const LOSSES: LossReason[] = ['dropout', 'excluded', 'pending', 'missing'];
@@ -172,7 +173,7 @@ function FlowTable({ flow }: { flow: ConsortFlow }) {
 
 export function ConsortPanel() {
   const { t, i18n } = useTranslation();
-  const { data, error } = useLoad(loadConsort, 'consort');
+  const { data, error } = useQuery(consortQuery());
   const svgRef = useRef<SVGSVGElement>(null);
   const [failed, setFailed] = useState<ApiError | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -198,7 +199,7 @@ export function ConsortPanel() {
     <section className="trial-panel" aria-labelledby="consort-title">
       <h2 id="consort-title">{t('trial.consort.title')}</h2>
       <p className="muted">{t('trial.consort.hint')}</p>
-      <TrialError error={error ?? failed} />
+      <TrialError error={error ? asApiError(error) : failed} />
       {data ? (
         <>
           <div className="consort-scroll" dir="ltr" tabIndex={0} role="region" aria-label={t('trial.consort.scroll')}>

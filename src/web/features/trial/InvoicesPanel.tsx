@@ -6,11 +6,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../domain/format';
 import { ApiError } from '../../api/client';
-import { useLoad } from '../../api/useLoad';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { asApiError } from '../../api/query';
 import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { Alert, TextField } from '../../ui/ui';
-import { downloadFile, loadInvoices, setShortNotice, type InvoiceItem } from './api';
+import { downloadFile, invoicesQuery, refetchAfterTrialChange, setShortNotice, type InvoiceItem } from './api';
 import { TrialError } from './TrialError';
 
 function monthValue(date: Date): string {
@@ -58,9 +59,9 @@ export function InvoicesPanel() {
   const { t } = useTranslation();
   const { user } = useSession();
   const [month, setMonth] = useState(() => monthValue(new Date()));
-  const [version, setVersion] = useState(0);
+  const client = useQueryClient();
   const [year, monthNumber] = month.split('-').map(Number) as [number, number];
-  const { data, error } = useLoad(() => loadInvoices(year, monthNumber), `${month}:${version}`);
+  const { data, error } = useQuery(invoicesQuery(year, monthNumber));
   const [failed, setFailed] = useState<ApiError | null>(null);
   const coordinator = Boolean(user?.is_coordinator_account);
   const people = new Map<string, InvoiceItem[]>();
@@ -86,7 +87,7 @@ export function InvoicesPanel() {
           {t('trial.invoices.download')}
         </button>
       </div>
-      <TrialError error={error ?? failed} />
+      <TrialError error={error ? asApiError(error) : failed} />
       {data && data.items.length === 0 ? <Alert kind="info">{t('trial.invoices.none')}</Alert> : null}
       {[...people.entries()].map(([person, items]) => (
         <div key={person} className="table-scroll">
@@ -111,7 +112,7 @@ export function InvoicesPanel() {
           </table>
         </div>
       ))}
-      {coordinator && data ? <NoticeForm key={data.shortNoticeHours} hours={data.shortNoticeHours} onSaved={() => setVersion((v) => v + 1)} /> : null}
+      {coordinator && data ? <NoticeForm key={data.shortNoticeHours} hours={data.shortNoticeHours} onSaved={() => void refetchAfterTrialChange(client)} /> : null}
     </section>
   );
 }

@@ -1,11 +1,22 @@
 /**
- * Every server call of the trial screens (issue 15), in one file so that the web data layer's
- * port (issue 18) is a small job: the /api/trial routes (docs/API.md "Trial management") and the
- * case list's treatment field.
+ * Every server call of the trial screens (issue 15), as the web data layer wants them
+ * (src/web/api/README.md): the GraphQL document of the case's trial facts, query options with
+ * their keys, the /api/trial REST calls (docs/API.md "Trial management"), and what each action
+ * refetches.
  */
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { ConsortFlow } from '../../../domain/consort';
 import type { AllocationFactor, AllocationMethod, Arm } from '../../../domain/randomization';
-import { api, ApiError, graphql, readToken } from '../../api/client';
+import { api, ApiError, readToken } from '../../api/client';
+import { graphql, request, type ResultOf } from '../../api/graphql';
+
+export const trialKeys = {
+  all: ['trial'] as const,
+  allocation: ['trial', 'allocation'] as const,
+  consort: ['trial', 'consort'] as const,
+  invoices: (year: number, month: number) => ['trial', 'invoices', year, month] as const,
+  case: (caseId: string) => ['trial', 'case', caseId] as const,
+};
 
 export interface AllocationSummary {
   method: AllocationMethod;
@@ -23,9 +34,11 @@ export interface BalanceRow {
   assignments: number;
 }
 
-export function loadAllocation(): Promise<{ allocation: AllocationSummary | null; balance: BalanceRow[] }> {
-  return api('GET', '/api/trial/allocation');
-}
+export const allocationQuery = () =>
+  queryOptions({
+    queryKey: trialKeys.allocation,
+    queryFn: ({ signal }) => api<{ allocation: AllocationSummary | null; balance: BalanceRow[] }>('GET', '/api/trial/allocation', { signal }),
+  });
 
 export interface AllocationRequest {
   method: AllocationMethod;
@@ -40,36 +53,26 @@ export function configureAllocation(body: AllocationRequest): Promise<{ tickets:
   return api('POST', '/api/trial/allocation', { body });
 }
 
-export function loadConsort(): Promise<ConsortFlow> {
-  return api('GET', '/api/trial/consort');
-}
+export const consortQuery = () => queryOptions({ queryKey: trialKeys.consort, queryFn: ({ signal }) => api<ConsortFlow>('GET', '/api/trial/consort', { signal }) });
+
+export const CaseTrial = graphql(`
+  query CaseTrial($id: UUID!) {
+    caseById(id: $id) {
+      id isDropout dropoutReason excludeFromAnalysis reasonForExclusion exclusionFlags
+      treatmentAssignmentsByCaseIdList(orderBy: ASSIGNED_AT_ASC) { id treatment stratum assignedAt }
+      exclusionChangesByCaseIdList(orderBy: CHANGED_AT_DESC) { id flag value reason changedAt }
+    }
+  }
+`);
+export type CaseTrialFacts = NonNullable<ResultOf<typeof CaseTrial>['caseById']>;
+
+export const caseTrialQuery = (caseId: string) =>
+  queryOptions({ queryKey: trialKeys.case(caseId), queryFn: async () => (await request(CaseTrial, { id: caseId })).caseById });
 
 export interface Assignment {
   treatment: string;
   stratum: string;
   assignedAt: string;
-}
-
-export interface CaseTrialFacts {
-  isDropout: boolean;
-  dropoutReason: string | null;
-  excludeFromAnalysis: boolean;
-  reasonForExclusion: string | null;
-  exclusionFlags: Record<string, boolean> | null;
-  treatmentAssignmentsByCaseIdList: Assignment[];
-  exclusionChangesByCaseIdList: { id: string; flag: string; value: boolean; reason: string; changedAt: string }[];
-}
-
-export async function loadCaseTrial(caseId: string): Promise<CaseTrialFacts | null> {
-  const data = await graphql<{ caseById: CaseTrialFacts | null }>(
-    `query CaseTrial($id: UUID!) { caseById(id: $id) {
-      isDropout dropoutReason excludeFromAnalysis reasonForExclusion exclusionFlags
-      treatmentAssignmentsByCaseIdList(orderBy: ASSIGNED_AT_ASC) { treatment stratum assignedAt }
-      exclusionChangesByCaseIdList(orderBy: CHANGED_AT_DESC) { id flag value reason changedAt }
-    } }`,
-    { id: caseId },
-  );
-  return data.caseById;
 }
 
 export function randomizeCase(caseId: string): Promise<Assignment> {
@@ -94,9 +97,11 @@ export interface InvoiceItem {
   canceled_short_term: boolean;
 }
 
-export function loadInvoices(year: number, month: number): Promise<{ shortNoticeHours: number; items: InvoiceItem[] }> {
-  return api('GET', `/api/trial/invoices?year=${year}&month=${month}`);
-}
+export const invoicesQuery = (year: number, month: number) =>
+  queryOptions({
+    queryKey: trialKeys.invoices(year, month),
+    queryFn: ({ signal }) => api<{ shortNoticeHours: number; items: InvoiceItem[] }>('GET', `/api/trial/invoices?year=${year}&month=${month}`, { signal }),
+  });
 
 export function setShortNotice(hours: number): Promise<void> {
   return api('PUT', '/api/trial/invoice-settings', { body: { shortNoticeHours: hours } });
@@ -105,6 +110,13 @@ export function setShortNotice(hours: number): Promise<void> {
 export function recordSession(body: { caseId: string; sessionAt: string; held: boolean; canceledAt?: string; canceledByTherapist?: boolean }): Promise<{ canceledShortTerm: boolean }> {
   return api('POST', '/api/trial/sessions', { body });
 }
+
+/**
+ * After any trial change (allocation, draw, exclusion, session, notice): every trial read, and
+ * the case screens, which show the treatment and the exclusion facts.
+ */
+export const refetchAfterTrialChange = (client: QueryClient) =>
+  Promise.all([client.invalidateQueries({ queryKey: trialKeys.all }), client.invalidateQueries({ queryKey: ['cases'] })]);
 
 /** A file that needs the bearer token: fetched, then saved under the server's name. */
 export async function downloadFile(path: string, fallbackName: string): Promise<string> {
