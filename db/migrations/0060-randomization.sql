@@ -131,6 +131,9 @@ begin
   if not app_hidden.is_coordinator() then
     raise exception 'Only coordinators may configure the allocation.' using errcode = '42501', hint = 'forbidden';
   end if;
+  -- Waits for draws in flight (they hold row locks on the counters) and keeps new ones out
+  -- until this commits, so the check below cannot miss a draw that is about to commit.
+  lock table app_private.allocation_counters in exclusive mode;
   if exists (select 1 from app_public.treatment_assignments) then
     raise exception 'Cases have already been randomized; the allocation can no longer change.'
       using errcode = '55000', hint = 'allocation_in_use';
