@@ -149,7 +149,8 @@ describe('exclusion and dropout', () => {
 });
 
 describe('CONSORT flow', () => {
-  it('counts every path, equal to the participants export; coordinators only', async () => {
+  // A second app of its own: under a loaded machine this takes longer than the default 30 s.
+  it('counts every path, equal to the participants export; coordinators only', { timeout: 120_000 }, async () => {
     // A seeded trial with every path, in a fresh app so the counts are this test's alone.
     const local = await startTestApp();
     const saved = t;
