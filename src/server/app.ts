@@ -30,6 +30,7 @@ import { createLogger } from './logger';
 import { registerPageRoutes } from './content/pages';
 import { registerMeasurementRoutes } from './measurements';
 import { registerExportRoutes } from './questionnaires/export';
+import { registerTrialRoutes } from './trial/routes';
 import { registerWebApp } from './web/static';
 import { startNotificationWorker } from './notifications/worker';
 import { startInterviewMailWorker } from './interviews/mail-worker';
@@ -179,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerMeasurementRoutes(app, db.pool, config);
   registerExportRoutes(app, db.pool, config);
   registerReportExportRoutes(app, db.pool, config);
+  registerTrialRoutes(app, db.pool);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
   // Polled interview reads are answered from kept answers while their data is unchanged.

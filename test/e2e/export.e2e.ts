@@ -58,7 +58,7 @@ describe('research data on the case list', () => {
     const [data] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Download data (CSV)' }).click()]);
     expect(data.suggestedFilename()).toMatch(/^sanad-gad7-\d{4}-\d{2}-\d{2}\.csv$/);
     const [header, first] = (await downloadedText(data)).split('\r\n');
-    expect(header).toMatch(/^case_id,time_of_measurement,created_at,updated_at,exclude_from_analysis,is_dropout,complete,total,band,/);
+    expect(header).toMatch(/^case_id,time_of_measurement,created_at,updated_at,exclude_from_analysis,is_dropout,treatment,complete,total,band,/);
     expect(first).toContain(patient.caseId!);
     await expect.poll(() => section.getByRole('status').innerText()).toContain(data.suggestedFilename());
 

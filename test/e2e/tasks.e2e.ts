@@ -180,9 +180,12 @@ describe('workflow task screens', () => {
     await co.page.getByLabel(new RegExp(`^${de.tasks.caseSearch}`)).fill(shortId(caseId));
     await co.page.getByRole('button', { name: de.tasks.search }).click();
     await co.page.getByRole('heading', { name: de.tasks.range.replace('{{from}}', '1').replace('{{to}}', '1').replace('{{total}}', '1') }).waitFor();
+    // The treatment is drawn from the trial's allocation (issue 15), not typed into the form.
+    const allocation = await t.api('POST', '/api/trial/allocation', { token: coordinator.token, body: { method: 'blocks', arms: [{ code: 'cbt', ratio: 1 }, { code: 'ipt', ratio: 1 }] } });
+    expect(allocation.status).toBe(201);
     await card.getByRole('link', { name: de.tasks.names.randomizeTask }).click();
     await co.page.getByRole('heading', { level: 1, name: de.tasks.names.randomizeTask }).waitFor();
-    await co.page.getByLabel(new RegExp(`^${de.tasks.fields.treatment}`)).fill('CBT');
+    await co.page.getByText(de.trial.task.drawNote).waitFor();
     await expectNoOverflow(co.page, '/admin/tasks/{id} at 360 px');
     await expectAccessible(co.page, '/admin/tasks/{id} (de, 360)');
 
@@ -190,7 +193,7 @@ describe('workflow task screens', () => {
     const randomize = await openTaskId('randomizeTask');
     const elsewhere = await t.api('POST', `/api/workflow/rest/task/${randomize}/submit-form`, {
       token: coordinator.token,
-      body: { variables: { treatment: { value: 'IPT', type: 'String' } } },
+      body: { variables: {} },
     });
     expect(elsewhere.status).toBe(204);
     const alerts: string[] = [];

@@ -58,7 +58,7 @@ describe('research data export', () => {
     expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="sanad-phq9-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(file.headers.get('cache-control')).toBe('no-store');
     expect([...file.bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(file.text).toMatch(/^\uFEFFcase_id,time_of_measurement,created_at,updated_at,exclude_from_analysis,is_dropout,complete,total,band,subscale_phq2,flag_suicide_item,/);
+    expect(file.text).toMatch(/^\uFEFFcase_id,time_of_measurement,created_at,updated_at,exclude_from_analysis,is_dropout,treatment,complete,total,band,subscale_phq2,flag_suicide_item,/);
     expect(file.text.split('\r\n')).toHaveLength(5); // header, three records, the final line end
 
     const rows = csvObjects(file.text);

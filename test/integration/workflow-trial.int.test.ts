@@ -18,6 +18,9 @@ beforeAll(async () => {
   coordinator = await t.user({ flags: ['coordinator'] });
   therapist = await t.user({ flags: ['therapist'] });
   interviewer = await t.user({ flags: ['interviewer'] });
+  // The randomization task draws from the trial's allocation (issue 15).
+  const allocation = await t.api('POST', '/api/trial/allocation', { token: coordinator.token, body: { method: 'blocks', arms: [{ code: 'a', ratio: 1 }, { code: 'b', ratio: 1 }], factors: [] } });
+  expect(allocation.status).toBe(201);
 });
 afterAll(async () => {
   await t?.close();
@@ -125,7 +128,11 @@ describe('the trial process', () => {
 
     const randomize = await openTask(caseId, 'randomizeTask');
     expect(randomize.candidate_groups).toEqual(['coordinators']);
-    expect((await submit(randomize.id, coordinator.token, { treatment: { value: 'A', type: 'String' } })).status).toBe(204);
+    // A hand-picked arm is refused; the server draws it from the concealed allocation.
+    expect((await submit(randomize.id, coordinator.token, { treatment: { value: 'a', type: 'String' } })).status).toBe(400);
+    expect((await submit(randomize.id, coordinator.token)).status).toBe(204);
+    const { rows: drawn } = await pool().query('select treatment from app_public.treatment_assignments where case_id = $1', [caseId]);
+    expect(['a', 'b']).toContain(drawn[0]?.treatment);
     expect(await stage(caseId)).toBe('treatment');
 
     // Questionnaires of another time, filled in early, do not complete the pre task.

@@ -37,6 +37,7 @@ describe('export columns', () => {
       'updated_at',
       'exclude_from_analysis',
       'is_dropout',
+      'treatment',
       'complete',
       'total',
       'band',
@@ -51,7 +52,7 @@ describe('export columns', () => {
   });
 
   it('leave out total and band where the instrument has none', () => {
-    expect(exportColumns(COMMENT).map((c) => c.name)).toEqual(['case_id', 'time_of_measurement', 'created_at', 'updated_at', 'exclude_from_analysis', 'is_dropout', 'complete', 'comment']);
+    expect(exportColumns(COMMENT).map((c) => c.name)).toEqual(['case_id', 'time_of_measurement', 'created_at', 'updated_at', 'exclude_from_analysis', 'is_dropout', 'treatment', 'complete', 'comment']);
   });
 
   it.each(INSTRUMENT_CODES)('%s: unique, plain names; no record id, submitter or name', (code) => {
@@ -154,7 +155,7 @@ describe('CSV', () => {
     const text = exportCsv(COMMENT, [record({ comment: '=1+1' }, { complete: true }, COMMENT)]);
     const [header, line, ...rest] = parseCsv(text.slice(1));
     expect(header).toEqual(exportColumns(COMMENT).map((c) => c.name));
-    expect(line).toEqual(['00000000-0000-4000-8000-000000000001', 'pre', '2026-11-20T09:00:00Z', '2026-11-21T10:30:00Z', '0', '1', '1', "'=1+1"]);
+    expect(line).toEqual(['00000000-0000-4000-8000-000000000001', 'pre', '2026-11-20T09:00:00Z', '2026-11-21T10:30:00Z', '0', '1', '', '1', "'=1+1"]);
     expect(rest).toEqual([]);
   });
 });

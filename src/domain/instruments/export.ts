@@ -6,7 +6,7 @@
  *
  * Column order (stable; a new item or score of a definition adds a column, nothing moves):
  *   1. record    case_id, time_of_measurement, created_at, updated_at
- *   2. case      exclude_from_analysis, is_dropout (facts of the case, repeated per record)
+ *   2. case      exclude_from_analysis, is_dropout, treatment (facts of the case, repeated per record)
  *   3. score     complete, then total and band when the instrument defines them
  *   4. subscale  subscale_<id>, in the definition's order
  *   5. flag      flag_<code>: 1 raised, 0 not raised
@@ -36,7 +36,7 @@ export type ExportColumnKind = 'record' | 'case' | 'score' | 'subscale' | 'flag'
 export type ExportValueType = 'uuid' | 'code' | 'datetime' | 'boolean' | 'number' | 'integer' | 'codes' | 'text' | 'date';
 
 type RecordField = 'case_id' | 'time_of_measurement' | 'created_at' | 'updated_at';
-type CaseField = 'exclude_from_analysis' | 'is_dropout';
+type CaseField = 'exclude_from_analysis' | 'is_dropout' | 'treatment';
 type ScoreField = 'complete' | 'total' | 'band';
 
 export type ExportColumn = { readonly name: string; readonly type: ExportValueType } & (
@@ -60,6 +60,8 @@ export interface ExportRecord {
   readonly updatedAt: string;
   readonly excludeFromAnalysis: boolean;
   readonly isDropout: boolean;
+  /** The randomized arm of the case (issue 15); null or absent before randomization. */
+  readonly treatment?: string | null;
   readonly complete: boolean | null;
   readonly total: number | null;
   readonly band: string | null;
@@ -85,6 +87,7 @@ const RECORD_COLUMNS: readonly ExportColumn[] = [
   { name: 'updated_at', kind: 'record', field: 'updated_at', type: 'datetime' },
   { name: 'exclude_from_analysis', kind: 'case', field: 'exclude_from_analysis', type: 'boolean' },
   { name: 'is_dropout', kind: 'case', field: 'is_dropout', type: 'boolean' },
+  { name: 'treatment', kind: 'case', field: 'treatment', type: 'code' },
 ];
 
 function itemValueType(item: ItemDefinition): ExportValueType {
@@ -151,6 +154,7 @@ export function exportCell(column: ExportColumn, record: ExportRecord): Cell {
     case 'record':
       return recordCell(column.field, record);
     case 'case':
+      if (column.field === 'treatment') return record.treatment ?? null;
       return bit(column.field === 'exclude_from_analysis' ? record.excludeFromAnalysis : record.isDropout);
     case 'score':
       if (column.field === 'complete') return bit(record.complete);
@@ -242,6 +246,8 @@ const WORDS = {
   updated_at: labels('record last changed', 'Datensatz zuletzt geändert', 'آخر تغيير للسجل'),
   exclude_from_analysis: labels('case excluded from analysis (a fact of the case)', 'Fall von der Auswertung ausgeschlossen (Angabe des Falls)', 'الحالة مستبعدة من التحليل (معلومة عن الحالة)'),
   is_dropout: labels('case dropped out (a fact of the case)', 'Fall abgebrochen (Angabe des Falls)', 'انقطاع الحالة (معلومة عن الحالة)'),
+  treatment: labels('randomized treatment of the case (a fact of the case)', 'randomisierte Behandlung des Falls (Angabe des Falls)', 'العلاج المخصص عشوائيًا للحالة (معلومة عن الحالة)'),
+  treatmentValues: labels('an arm code of the trial’s allocation; empty before randomization', 'ein Armkürzel der Zuteilung der Studie; leer vor der Randomisierung', 'رمز مجموعة من توزيع الدراسة؛ فارغ قبل التوزيع العشوائي'),
   complete: labels('record complete (every required shown item answered)', 'Datensatz vollständig (alle angezeigten Pflichtitems beantwortet)', 'السجل مكتمل (تمت الإجابة عن كل البنود المطلوبة المعروضة)'),
   band: labels('severity band of the total', 'Schweregrad des Summenwerts', 'فئة شدة المجموع'),
   uuid: labels('UUID', 'UUID', 'UUID'),
@@ -343,6 +349,7 @@ function columnMeaning(definition: InstrumentDefinition, column: ExportColumn, l
       if (column.field === 'time_of_measurement') return plain(WORDS.time_of_measurement[locale], valueList(MEASUREMENT_TIMES.map((time) => [time, WORDS[time][locale]])));
       return plain(WORDS[column.field][locale], WORDS.datetime[locale]);
     case 'case':
+      if (column.field === 'treatment') return plain(WORDS.treatment[locale], WORDS.treatmentValues[locale]);
       return plain(WORDS[column.field][locale], yesNoValues(locale));
     case 'score':
       if (column.field === 'complete') return plain(WORDS.complete[locale], valueList([[1, WORDS.complete1[locale]], [0, WORDS.complete0[locale]]]));

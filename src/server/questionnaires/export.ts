@@ -41,13 +41,14 @@ export function exportStatement(code: InstrumentCode, definition: InstrumentDefi
   return `select r.case_id, r.time_of_measurement,
        to_char(r.created_at at time zone 'UTC', ${UTC_ISO}), to_char(r.updated_at at time zone 'UTC', ${UTC_ISO}),
        c.exclude_from_analysis, c.is_dropout,
+       (select a.treatment from app_public.treatment_assignments a where a.case_id = r.case_id),
        r.complete, r.total::float8, r.band, r.subscales, r.flags, r.diagnoses${items.length > 0 ? `,\n       ${items.join(', ')}` : ''}
   from ${readViewOf(code)} r
   join app_public.cases c on c.id = r.case_id
  order by r.case_id, array_position(${TIME_ORDER}, r.time_of_measurement), r.time_of_measurement`;
 }
 
-const FIXED_COLUMNS = 12;
+const FIXED_COLUMNS = 13;
 
 /** A row of `exportStatement` (array mode) as the domain's record. */
 function toRecord(row: unknown[]): ExportRecord {
@@ -58,12 +59,13 @@ function toRecord(row: unknown[]): ExportRecord {
     updatedAt: row[3] as string,
     excludeFromAnalysis: row[4] as boolean,
     isDropout: row[5] as boolean,
-    complete: row[6] as boolean | null,
-    total: row[7] as number | null,
-    band: row[8] as string | null,
-    subscales: row[9] as ExportRecord['subscales'],
-    flags: row[10] as string[] | null,
-    diagnoses: row[11] as ExportRecord['diagnoses'],
+    treatment: row[6] as string | null,
+    complete: row[7] as boolean | null,
+    total: row[8] as number | null,
+    band: row[9] as string | null,
+    subscales: row[10] as ExportRecord['subscales'],
+    flags: row[11] as string[] | null,
+    diagnoses: row[12] as ExportRecord['diagnoses'],
     items: row.slice(FIXED_COLUMNS) as ExportRecord['items'],
   };
 }

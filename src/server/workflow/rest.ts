@@ -11,6 +11,7 @@ import { CamundaError, forbidden, invalidRequest, notFound } from './errors';
 import type { WorkflowHost } from './host';
 import { parseTypedVariables, type TypedVariables } from './variables';
 import type { FormField } from './definitions';
+import { TASK_COMPLETION_HOOKS } from './task-hooks';
 
 export const WORKFLOW_REST_PREFIX = '/api/workflow/rest';
 
@@ -246,8 +247,11 @@ export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool
         const variables = parseTypedVariables(input.variables);
         const taskId = id(request.params.id, 'Task');
         const readTask = (sql: Sql) =>
-          sql.query<{ process_instance_id: string; execution_id: string; end_time: Date | null; may: boolean; form_fields: FormField[] }>(
-            `select t.process_instance_id, t.execution_id, t.end_time, t.form_fields,
+          sql.query<{
+            process_instance_id: string; execution_id: string; end_time: Date | null; may: boolean; form_fields: FormField[];
+            task_definition_key: string; case_id: string;
+          }>(
+            `select t.process_instance_id, t.execution_id, t.end_time, t.form_fields, t.task_definition_key, t.case_id,
                     app_hidden.is_coordinator()
                     or t.assignee = app_public.current_user_id()::text
                     or exists (select 1 from unnest(t.candidate_groups) g where app_hidden.workflow_in_group(t.case_id, g)) as may
@@ -259,6 +263,9 @@ export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool
           if (!task || task.end_time) throw notFound(`Cannot submit task form ${taskId}: task ${taskId} does not exist or is no longer open`);
           if (!task.may) throw forbidden(`You may not complete the task ${taskId}: it is for another person or group.`);
           checkFormValues(task.form_fields, variables);
+          // Some tasks take a value from the server, never from the form (the drawn treatment).
+          const hook = TASK_COMPLETION_HOOKS[task.task_definition_key];
+          if (hook) Object.assign(variables, await asRequestRole(sql, () => hook(sql, { caseId: task.case_id, submitted: variables })));
           const outcome = await host.stepInTx(sql, task.process_instance_id, {
             kind: 'completeTask',
             executionId: task.execution_id,

@@ -20,6 +20,7 @@ import { personName } from '../messages/names';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
 import { MembersSection } from './MembersSection';
 import { caseDetailQuery, PATIENT_FLAGS, refetchAfterCaseChange, type CaseDetail, type CasePatient } from './api';
+import { CaseTrialPanel } from '../trial/CaseTrialPanel';
 
 function PatientSection({ patient }: { patient: CasePatient | null }) {
   const { t } = useTranslation();
@@ -138,6 +139,7 @@ export function CaseDetailPage() {
           <ScoresSection caseId={detail.id} />
           <CaseTasksSection caseId={detail.id} />
           <CaseReports caseId={detail.id} />
+          <CaseTrialPanel caseId={detail.id} isTherapist={Boolean(detail.myInvolvement?.actsAsTherapist)} />
           <MembersSection caseId={detail.id} members={detail.members} canManage={canManage} onChanged={reload} />
           <MessagesSection detail={detail} />
         </>

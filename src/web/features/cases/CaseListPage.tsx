@@ -21,6 +21,7 @@ import { OutcomesOverview } from '../scores/OutcomesOverview';
 import { ResearchExport } from '../export/ResearchExport';
 import { SafetyMark } from '../safety/SafetyMark';
 import { SafetyOverview } from '../safety/SafetyOverview';
+import { TrialSection } from '../trial/TrialSection';
 import { useMediaQuery, WIDE_SCREEN } from '../../ui/useMediaQuery';
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -123,6 +124,11 @@ function Similarity({ value }: { value: number | null }) {
   return <>{percent}</>;
 }
 
+/** The randomized arm (issue 15), or a dash before randomization. */
+function treatmentOf(item: CaseListItem): string {
+  return item.treatmentAssignmentsByCaseIdList?.[0]?.treatment ?? '—';
+}
+
 function caseName(item: CaseListItem): string {
   return personName(item.patient) ?? item.title ?? '';
 }
@@ -157,6 +163,8 @@ function CaseCards({ items, searching }: { items: CaseListItem[]; searching: boo
             <dd>
               <RoleList involvement={item.myInvolvement} />
             </dd>
+            <dt>{t('trial.case.treatment')}</dt>
+            <dd dir="ltr">{treatmentOf(item)}</dd>
             {searching ? (
               <>
                 <dt>{t('cases.match')}</dt>
@@ -187,6 +195,7 @@ function CaseTable({ items, searching }: { items: CaseListItem[]; searching: boo
             <th scope="col">{t('cases.newMessages')}</th>
             <th scope="col">{t('cases.latestMessage')}</th>
             <th scope="col">{t('cases.myRoles')}</th>
+            <th scope="col">{t('trial.case.treatment')}</th>
             {searching ? <th scope="col">{t('cases.match')}</th> : null}
           </tr>
         </thead>
@@ -214,6 +223,7 @@ function CaseTable({ items, searching }: { items: CaseListItem[]; searching: boo
               <td>
                 <RoleList involvement={item.myInvolvement} />
               </td>
+              <td dir="ltr">{treatmentOf(item)}</td>
               {searching ? (
                 <td>
                   <Similarity value={item.searchSimilarity} />
@@ -285,6 +295,7 @@ export function CaseListPage() {
       {result ? <Paging offset={filter.offset} pageSize={result.pageSize} total={total} onPage={page} /> : null}
       <OutcomesOverview />
       {user?.is_coordinator_account ? <ResearchExport /> : null}
+      <TrialSection />
     </Page>
   );
 }

@@ -27,6 +27,7 @@ const CaseListFields = graphql(
       latestMessage { id sentAt subject }
       patient { ...PersonFields }
       myInvolvement { id actsAsTherapist actsAsSupervisor actsAsInterviewer actsAsSupporter actsAsCounselor actsAsPatient }
+      treatmentAssignmentsByCaseIdList { treatment }
     }
   }`,
   [PersonFields],

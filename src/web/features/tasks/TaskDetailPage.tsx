@@ -18,6 +18,7 @@ import { loadProcessVariables, loadTask, submitTaskForm, type TaskDetail, type T
 import { DueDate, TaskGroups, useDateTime, useTaskName } from './labels';
 import type { TaskListState } from './TaskListPage';
 import { workflowChanged } from './useWorkflowRefresh';
+import { RandomizeTaskNote, SERVER_FILLED_FIELDS } from '../trial/RandomizeTaskNote';
 
 function useFieldLabel() {
   const { t } = useTranslation();
@@ -67,15 +68,17 @@ function TaskForm({ task }: { task: TaskDetail }) {
   const { user } = useSession();
   const navigate = useNavigate();
   const taskName = useTaskName();
-  const [values, setValues] = useState<FormValues>(() => initialFormValues(task.formFields));
+  // Fields the server fills (the drawn treatment) are not offered in the form.
+  const formFields = task.formFields.filter((field) => !SERVER_FILLED_FIELDS[task.taskDefinitionKey]?.includes(field.id));
+  const [values, setValues] = useState<FormValues>(() => initialFormValues(formFields));
   const [errors, setErrors] = useState<Record<string, FormFieldError>>({});
   const [failure, setFailure] = useState<{ status: number; body: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const submittable = task.formFields.every(isSupportedField);
+  const submittable = formFields.every(isSupportedField);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const result = formVariables(task.formFields, values, user?.time_zone ?? 'UTC');
+    const result = formVariables(formFields, values, user?.time_zone ?? 'UTC');
     if (!result.ok) {
       setErrors(result.errors);
       return;
@@ -97,9 +100,10 @@ function TaskForm({ task }: { task: TaskDetail }) {
   return (
     <section className="card" aria-labelledby="task-form-title">
       <h2 id="task-form-title">{t('tasks.complete')}</h2>
-      {task.formFields.length === 0 ? <p>{t('tasks.noForm')}</p> : null}
+      <RandomizeTaskNote taskKey={task.taskDefinitionKey} />
+      {formFields.length === 0 ? <p>{t('tasks.noForm')}</p> : null}
       <form onSubmit={(e) => void submit(e)} noValidate>
-        {task.formFields.map((field) => (
+        {formFields.map((field) => (
           <FormFieldInput
             key={field.id}
             field={field}

@@ -1,0 +1,316 @@
+/**
+ * Trial management (issue 15), under /api/trial. Each route validates, opens a transaction as
+ * the request role (withUser) and calls one named SQL function; the functions decide who may
+ * (db/migrations/0060-randomization.sql, 0061-trial-management.sql).
+ *
+ *   GET  /api/trial/allocation                    the configuration (no sequence) and the balance
+ *   POST /api/trial/allocation                    configure: generates the concealed sequence
+ *   POST /api/trial/cases/:caseId/randomize       draws the treatment of an accepted case
+ *   POST /api/trial/cases/:caseId/exclusion       sets or clears an exclusion or dropout flag
+ *   GET  /api/trial/consort                       the CONSORT flow (JSON)
+ *   GET  /api/trial/participants.csv              the participants export the flow counts
+ *   GET  /api/trial/invoices?year=&month=         invoice items (coordinators: all; others: own)
+ *   GET  /api/trial/invoices.csv?year=&month=     the same as CSV
+ *   POST /api/trial/sessions                      a therapist records a held or cancelled session
+ *   PUT  /api/trial/invoice-settings              the short-term notice in hours (coordinators)
+ */
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { checkAllocation, generateTickets, parseAllocationTable, type Ticket } from '../../domain/randomization';
+import { consortFlow, participantCells, PARTICIPANT_COLUMNS, type Participant } from '../../domain/consort';
+import { toCsv, type Cell } from '../../domain/instruments/export';
+import { withUser, type Sql } from '../db/transaction';
+import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** SQL errors raised by the trial functions (errcode + hint) as errors a person can act on. */
+export function trialError(error: unknown): unknown {
+  const e = error as { code?: string; hint?: string; message?: string };
+  const code = e.hint ?? 'trial_error';
+  const message = e.message ?? 'The request was refused.';
+  switch (e.code ?? '') {
+    case '42501':
+      return forbidden(code, message);
+    case 'P0002':
+      return notFound(code, message);
+    case '23505':
+    case '55000':
+      return conflict(code, message);
+    case '22023':
+    case '22001':
+    case '23514':
+      return badRequest(code, message);
+    default:
+      return error;
+  }
+}
+
+async function run<T>(pool: pg.Pool, request: FastifyRequest, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  if (!request.identity.userId) throw unauthorized('sign_in_required', 'Please sign in.');
+  try {
+    return await withUser(pool, request.identity, fn);
+  } catch (error) {
+    throw trialError(error);
+  }
+}
+
+function caseIdParam(value: string): string {
+  if (!UUID.test(value)) throw notFound('case_not_found', 'There is no such case.');
+  return value;
+}
+
+function objectBody(request: FastifyRequest): Record<string, unknown> {
+  const value = request.body;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw badRequest('invalid_body', 'The request body must be a JSON object.');
+  return value as Record<string, unknown>;
+}
+
+async function requireCoordinator(sql: Sql, what: string): Promise<void> {
+  const { rows } = await sql.query<{ coordinator: boolean }>('select app_hidden.is_coordinator() as coordinator');
+  if (!rows[0]?.coordinator) throw forbidden('forbidden', `Only coordinators may ${what}.`);
+}
+
+/** Draws the treatment of a case in the caller's transaction (request role): the named SQL function. */
+export async function randomizeCase(sql: Sql, caseId: string): Promise<{ id: string; treatment: string; stratum: string; assigned_at: Date }> {
+  const { rows } = await sql.query<{ id: string; treatment: string; stratum: string; assigned_at: Date }>(
+    'select id, treatment, stratum, assigned_at from app_public.randomize_case($1)',
+    [caseId],
+  );
+  return rows[0]!;
+}
+
+/** The treatment of a case: the existing assignment, or a new draw. For the trial's randomization task. */
+export async function treatmentForTask(sql: Sql, caseId: string): Promise<string> {
+  const existing = await sql.query<{ treatment: string }>('select treatment from app_public.treatment_assignments where case_id = $1', [caseId]);
+  if (existing.rows[0]) return existing.rows[0].treatment;
+  try {
+    await sql.query('savepoint randomize');
+    const drawn = await randomizeCase(sql, caseId);
+    await sql.query('release savepoint randomize');
+    return drawn.treatment;
+  } catch (error) {
+    await sql.query('rollback to savepoint randomize');
+    throw trialError(error);
+  }
+}
+
+async function readParticipants(sql: Sql): Promise<Participant[]> {
+  const { rows } = await sql.query<Record<string, unknown>>(
+    `select case_id, to_char(registered_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as registered_at, stage, screened,
+            excluded, exclusion_reasons, interviewed, interview_outcome, rejection_reason, treatment,
+            to_char(randomized_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as randomized_at, received_intervention,
+            pre_completed, post_completed, fu1_completed, fu2_completed, trial_active, is_dropout, dropout_reason,
+            exclude_from_analysis, reason_for_exclusion
+       from app_public.trial_participants()`,
+  );
+  return rows.map((r) => ({
+    caseId: r.case_id as string,
+    registeredAt: r.registered_at as string,
+    stage: r.stage as string,
+    screened: r.screened as boolean,
+    excluded: r.excluded as boolean,
+    exclusionReasons: (r.exclusion_reasons as string[]) ?? [],
+    interviewed: r.interviewed as boolean,
+    interviewOutcome: (r.interview_outcome as string | null) ?? null,
+    rejectionReason: (r.rejection_reason as string | null) ?? null,
+    treatment: (r.treatment as string | null) ?? null,
+    randomizedAt: (r.randomized_at as string | null) ?? null,
+    receivedIntervention: r.received_intervention as boolean,
+    preCompleted: r.pre_completed as boolean,
+    postCompleted: r.post_completed as boolean,
+    fu1Completed: r.fu1_completed as boolean,
+    fu2Completed: r.fu2_completed as boolean,
+    trialActive: r.trial_active as boolean,
+    isDropout: r.is_dropout as boolean,
+    dropoutReason: (r.dropout_reason as string | null) ?? null,
+    excludeFromAnalysis: r.exclude_from_analysis as boolean,
+    reasonForExclusion: (r.reason_for_exclusion as string | null) ?? null,
+  }));
+}
+
+async function armOrder(sql: Sql): Promise<string[]> {
+  const { rows } = await sql.query<{ summary: { arms?: { code: string }[] } | null }>('select app_public.allocation_summary() as summary');
+  return rows[0]?.summary?.arms?.map((a) => a.code) ?? [];
+}
+
+function sendCsv(reply: FastifyReply, fileName: string, text: string): FastifyReply {
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${fileName}"`)
+    .header('cache-control', 'no-store')
+    .send(text);
+}
+
+function period(query: { year?: unknown; month?: unknown }): { year: number; month: number | null } {
+  const year = Number(query.year);
+  if (!Number.isInteger(year) || year < 2000 || year > 2200) throw badRequest('year_invalid', 'Give the year, e.g. ?year=2026.');
+  if (query.month === undefined || query.month === '') return { year, month: null };
+  const month = Number(query.month);
+  if (!Number.isInteger(month) || month < 1 || month > 12) throw badRequest('month_invalid', 'The month is a number from 1 to 12.');
+  return { year, month };
+}
+
+interface InvoiceRow {
+  id: string;
+  user_id: string | null;
+  username: string | null;
+  alias: string | null;
+  case_id: string | null;
+  invoice_type: string;
+  date: string;
+  month: number;
+  year: number;
+  has_taken_place: boolean;
+  canceled: boolean;
+  canceled_by_therapist: boolean;
+  canceled_short_term: boolean;
+  canceled_at: string | null;
+}
+
+async function readInvoices(sql: Sql, year: number, month: number | null): Promise<InvoiceRow[]> {
+  const { rows } = await sql.query<InvoiceRow>(
+    `select i.id, i.user_id, u.username, u.alias, i.case_id, i.invoice_type,
+            to_char(i.date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as date, i.month, i.year, i.has_taken_place,
+            i.canceled, i.canceled_by_therapist, i.canceled_short_term,
+            to_char(i.canceled_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as canceled_at
+       from app_public.invoice_items i left join app_public.users u on u.id = i.user_id
+      where i.year = $1 and ($2::int is null or i.month = $2)
+      order by u.username nulls last, i.date, i.id`,
+    [year, month],
+  );
+  return rows;
+}
+
+const INVOICE_COLUMNS = ['user_id', 'username', 'case_id', 'invoice_type', 'date', 'month', 'year', 'has_taken_place', 'canceled',
+  'canceled_by_therapist', 'canceled_short_term', 'canceled_at'] as const;
+
+function invoiceCells(row: InvoiceRow): Cell[] {
+  const b = (v: boolean) => (v ? 1 : 0);
+  return [row.user_id, row.username, row.case_id, row.invoice_type, row.date, row.month, row.year, b(row.has_taken_place),
+    b(row.canceled), b(row.canceled_by_therapist), b(row.canceled_short_term), row.canceled_at];
+}
+
+function ticketsFor(body: Record<string, unknown>): { checked: ReturnType<typeof checkAllocation>; tickets: Ticket[]; seed: string } {
+  const checked = checkAllocation(body);
+  const seed = crypto.randomBytes(32).toString('hex');
+  if (!checked.ok) return { checked, tickets: [], seed };
+  const allocation = checked.value;
+  if (allocation.method === 'table') {
+    const parsed = parseAllocationTable(String(body.table), allocation.arms, allocation.factors);
+    if (!parsed.ok) return { checked: { ok: false, errors: parsed.errors }, tickets: [], seed };
+    allocation.settings.tableRows = parsed.tickets.length;
+    return { checked, tickets: parsed.tickets, seed };
+  }
+  return { checked, tickets: generateTickets(allocation, seed), seed };
+}
+
+export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool): void {
+  app.get('/api/trial/allocation', async (request) =>
+    run(pool, request, async (sql) => {
+      const summary = await sql.query<{ summary: unknown }>('select app_public.allocation_summary() as summary');
+      const balance = await sql.query('select stratum, treatment, assignments::int from app_public.allocation_balance()');
+      return { allocation: summary.rows[0]?.summary ?? null, balance: balance.rows };
+    }),
+  );
+
+  app.post('/api/trial/allocation', { bodyLimit: 4 * 1024 * 1024 }, async (request, reply) => {
+    const body = objectBody(request);
+    // Who may is checked before the work of generating thousands of tickets.
+    await run(pool, request, (sql) => requireCoordinator(sql, 'configure the allocation'));
+    const { checked, tickets, seed } = ticketsFor(body);
+    if (!checked.ok) throw new HttpError(400, 'allocation_invalid', Object.values(checked.errors).join(' '), undefined, { errors: checked.errors });
+    const allocation = checked.value;
+    await run(pool, request, (sql) =>
+      sql.query('select app_hidden.configure_allocation($1, $2, $3, $4, $5, $6)', [
+        allocation.method,
+        JSON.stringify(allocation.arms),
+        allocation.factors,
+        JSON.stringify(allocation.settings),
+        seed,
+        JSON.stringify(tickets),
+      ]),
+    );
+    request.log.info({ method: allocation.method, tickets: tickets.length, userId: request.identity.userId }, 'allocation configured');
+    return reply.status(201).send({ method: allocation.method, arms: allocation.arms, factors: allocation.factors, tickets: tickets.length });
+  });
+
+  app.post<{ Params: { caseId: string } }>('/api/trial/cases/:caseId/randomize', async (request, reply) => {
+    const caseId = caseIdParam(request.params.caseId);
+    const drawn = await run(pool, request, (sql) => randomizeCase(sql, caseId));
+    request.log.info({ caseId, stratum: drawn.stratum, userId: request.identity.userId }, 'case randomized');
+    return reply.status(201).send({ id: drawn.id, treatment: drawn.treatment, stratum: drawn.stratum, assignedAt: drawn.assigned_at });
+  });
+
+  app.post<{ Params: { caseId: string } }>('/api/trial/cases/:caseId/exclusion', async (request, reply) => {
+    const caseId = caseIdParam(request.params.caseId);
+    const body = objectBody(request);
+    if (typeof body.flag !== 'string') throw badRequest('flag_required', 'Give the flag to set or clear.');
+    if (typeof body.value !== 'boolean') throw badRequest('value_required', 'value must be true (set) or false (clear).');
+    if (typeof body.reason !== 'string') throw badRequest('reason_required', 'Give a reason (up to 2000 characters).');
+    if (body.askForPost !== undefined && typeof body.askForPost !== 'boolean') throw badRequest('ask_for_post_invalid', 'askForPost must be true or false.');
+    await run(pool, request, (sql) =>
+      sql.query('select app_hidden.exclude_case($1, $2, $3, $4, $5)', [caseId, body.flag, body.value, body.reason, body.askForPost ?? false]),
+    );
+    return reply.status(204).send();
+  });
+
+  app.get('/api/trial/consort', async (request) =>
+    run(pool, request, async (sql) => {
+      const participants = await readParticipants(sql);
+      return consortFlow(participants, await armOrder(sql));
+    }),
+  );
+
+  app.get('/api/trial/participants.csv', async (request, reply) => {
+    const participants = await run(pool, request, readParticipants);
+    const day = new Date().toISOString().slice(0, 10);
+    return sendCsv(reply, `sanad-participants-${day}.csv`, toCsv(PARTICIPANT_COLUMNS, participants.map(participantCells)));
+  });
+
+  app.get<{ Querystring: { year?: string; month?: string } }>('/api/trial/invoices', async (request) => {
+    const { year, month } = period(request.query);
+    return run(pool, request, async (sql) => {
+      const notice = await sql.query<{ hours: number }>('select app_public.invoice_short_notice_hours() as hours');
+      return { shortNoticeHours: notice.rows[0]!.hours, items: await readInvoices(sql, year, month) };
+    });
+  });
+
+  app.get<{ Querystring: { year?: string; month?: string } }>('/api/trial/invoices.csv', async (request, reply) => {
+    const { year, month } = period(request.query);
+    const rows = await run(pool, request, (sql) => readInvoices(sql, year, month));
+    const name = `sanad-invoices-${year}${month ? `-${String(month).padStart(2, '0')}` : ''}.csv`;
+    return sendCsv(reply, name, toCsv(INVOICE_COLUMNS, rows.map(invoiceCells)));
+  });
+
+  app.post('/api/trial/sessions', async (request, reply) => {
+    const body = objectBody(request);
+    const caseId = typeof body.caseId === 'string' && UUID.test(body.caseId) ? body.caseId : null;
+    if (!caseId) throw badRequest('case_required', 'Give the case of the session.');
+    const sessionAt = typeof body.sessionAt === 'string' ? new Date(body.sessionAt) : null;
+    if (!sessionAt || Number.isNaN(sessionAt.getTime())) throw badRequest('session_date', 'Give the session date and time (ISO 8601).');
+    if (typeof body.held !== 'boolean') throw badRequest('held_required', 'held must be true (it took place) or false (cancelled).');
+    const canceledAt = body.canceledAt === undefined || body.canceledAt === null ? null : new Date(String(body.canceledAt));
+    if (canceledAt && Number.isNaN(canceledAt.getTime())) throw badRequest('canceled_at_invalid', 'canceledAt must be a date and time (ISO 8601).');
+    if (body.canceledByTherapist !== undefined && typeof body.canceledByTherapist !== 'boolean') {
+      throw badRequest('canceled_by_invalid', 'canceledByTherapist must be true or false.');
+    }
+    const item = await run(pool, request, async (sql) => {
+      const { rows } = await sql.query('select id, canceled_short_term from app_public.record_therapy_session($1, $2, $3, $4, $5)', [
+        caseId, sessionAt, body.held, canceledAt, body.canceledByTherapist ?? false,
+      ]);
+      return rows[0];
+    });
+    return reply.status(201).send({ id: item.id, canceledShortTerm: item.canceled_short_term });
+  });
+
+  app.put('/api/trial/invoice-settings', async (request) => {
+    const body = objectBody(request);
+    if (typeof body.shortNoticeHours !== 'number' || !Number.isInteger(body.shortNoticeHours)) {
+      throw badRequest('notice_range', 'shortNoticeHours must be a whole number of hours from 0 to 336.');
+    }
+    await run(pool, request, (sql) => sql.query('select app_hidden.set_short_notice_hours($1)', [body.shortNoticeHours]));
+    return { shortNoticeHours: body.shortNoticeHours };
+  });
+}

@@ -1,0 +1,188 @@
+/**
+ * The trial on the case detail (/admin/cases/{id}): the treatment assignment (coordinators
+ * randomize an accepted case here or from the task), the exclusion and dropout flags with their
+ * history (coordinators set and clear them with a reason), and for the case's therapists the
+ * record of a held or cancelled therapy session (it becomes an invoice item).
+ */
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../domain/format';
+import { ApiError } from '../../api/client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { asApiError } from '../../api/query';
+import { currentLocale } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+import { Checkbox, SelectField, TextArea, TextField } from '../../ui/ui';
+import { caseTrialQuery, changeExclusion, randomizeCase, recordSession, refetchAfterTrialChange, type CaseTrialFacts } from './api';
+import { TrialError } from './TrialError';
+
+export const EXCLUSION_FLAGS = [
+  'excluded', 'excluded_for_bdi_gte45', 'excluded_for_lack_of_email', 'excluded_for_lack_of_internet_access', 'excluded_during_interview',
+  'excluded_for_missing_interview', 'excluded_for_minor_age', 'excluded_for_no_trauma_or_low_bdi', 'excluded_for_upcoming_treatment',
+  'exclude_from_analysis', 'is_dropout',
+] as const;
+
+function flagValue(facts: CaseTrialFacts, flag: string): boolean {
+  if (flag === 'exclude_from_analysis') return facts.excludeFromAnalysis;
+  if (flag === 'is_dropout') return facts.isDropout;
+  return (facts.exclusionFlags as Record<string, boolean> | null)?.[flag] ?? false;
+}
+
+function ExclusionForm({ caseId, facts, onChanged }: { caseId: string; facts: CaseTrialFacts; onChanged(): void }) {
+  const { t } = useTranslation();
+  const [flag, setFlag] = useState<string>('excluded');
+  const [reason, setReason] = useState('');
+  const [askForPost, setAskForPost] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const current = flagValue(facts, flag);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      await changeExclusion(caseId, { flag, value: !current, reason, ...(flag === 'is_dropout' ? { askForPost } : {}) });
+      setReason('');
+      onChanged();
+    } catch (caught) {
+      setError(caught as ApiError);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="exclusion-form-title">
+      <h3 id="exclusion-form-title">{t('trial.exclusion.change')}</h3>
+      <SelectField
+        label={t('trial.exclusion.flag')}
+        name="flag"
+        value={flag}
+        onChange={(e) => setFlag(e.target.value)}
+        options={EXCLUSION_FLAGS.map((f) => ({ value: f, label: `${t(`trial.flags.${f}`)} (${flagValue(facts, f) ? t('trial.exclusion.on') : t('trial.exclusion.off')})` }))}
+      />
+      <TextArea label={t('trial.exclusion.reason')} name="reason" dir="auto" rows={2} required value={reason} onChange={(e) => setReason(e.target.value)} />
+      {flag === 'is_dropout' && !current ? <Checkbox label={t('trial.exclusion.askForPost')} name="askForPost" checked={askForPost} onChange={(e) => setAskForPost(e.target.checked)} /> : null}
+      {!current && flag !== 'exclude_from_analysis' ? <p className="muted">{t(flag === 'is_dropout' ? 'trial.exclusion.dropoutEffect' : 'trial.exclusion.excludeEffect')}</p> : null}
+      <TrialError error={error} />
+      <button type="submit" className="button button--small">
+        {current ? t('trial.exclusion.clear') : t('trial.exclusion.set')}
+      </button>
+    </form>
+  );
+}
+
+function SessionForm({ caseId }: { caseId: string }) {
+  const { t } = useTranslation();
+  const [when, setWhen] = useState('');
+  const [held, setHeld] = useState('held');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    setDone(null);
+    const at = new Date(when);
+    if (!when || Number.isNaN(at.getTime())) {
+      setError(new ApiError(400, 'session_date', ''));
+      return;
+    }
+    try {
+      const result = await recordSession({
+        caseId,
+        sessionAt: at.toISOString(),
+        held: held === 'held',
+        ...(held === 'held' ? {} : { canceledAt: new Date().toISOString(), canceledByTherapist: held === 'canceledByTherapist' }),
+      });
+      setDone(result.canceledShortTerm ? t('trial.session.savedShortTerm') : t('trial.session.saved'));
+    } catch (caught) {
+      setError(caught as ApiError);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="session-form-title">
+      <h3 id="session-form-title">{t('trial.session.title')}</h3>
+      <TextField label={t('trial.session.when')} type="datetime-local" name="sessionAt" value={when} onChange={(e) => setWhen(e.target.value)} />
+      <SelectField
+        label={t('trial.session.status')}
+        name="held"
+        value={held}
+        onChange={(e) => setHeld(e.target.value)}
+        options={['held', 'canceledByPatient', 'canceledByTherapist'].map((v) => ({ value: v, label: t(`trial.session.statuses.${v}`) }))}
+      />
+      <TrialError error={error} />
+      {done ? <p role="status">{done}</p> : null}
+      <button type="submit" className="button button--small">
+        {t('trial.session.record')}
+      </button>
+    </form>
+  );
+}
+
+export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTherapist: boolean }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const coordinator = Boolean(user?.is_coordinator_account);
+  const client = useQueryClient();
+  const { data, error } = useQuery(caseTrialQuery(caseId));
+  const [drawError, setDrawError] = useState<ApiError | null>(null);
+  const reload = () => void refetchAfterTrialChange(client);
+  const draw = async () => {
+    setDrawError(null);
+    try {
+      await randomizeCase(caseId);
+      reload();
+    } catch (caught) {
+      setDrawError(caught as ApiError);
+    }
+  };
+  if (!data) return <TrialError error={error ? asApiError(error) : null} />;
+  const assignment = data.treatmentAssignmentsByCaseIdList[0];
+  const zone = user?.time_zone ?? 'UTC';
+  return (
+    <section className="trial-panel" aria-labelledby="case-trial-title">
+      <h2 id="case-trial-title">{t('trial.case.title')}</h2>
+      <dl className="facts">
+        <dt>{t('trial.case.treatment')}</dt>
+        <dd>
+          {assignment ? (
+            <>
+              <strong dir="ltr">{assignment.treatment}</strong> <span className="muted">({formatDateTime(new Date(assignment.assignedAt), currentLocale(), zone)})</span>
+            </>
+          ) : (
+            t('trial.case.notRandomized')
+          )}
+        </dd>
+        {data.isDropout ? (
+          <>
+            <dt>{t('trial.flags.is_dropout')}</dt>
+            <dd dir="auto">{data.dropoutReason}</dd>
+          </>
+        ) : null}
+        {data.excludeFromAnalysis ? (
+          <>
+            <dt>{t('trial.flags.exclude_from_analysis')}</dt>
+            <dd dir="auto">{data.reasonForExclusion}</dd>
+          </>
+        ) : null}
+      </dl>
+      {coordinator && !assignment ? (
+        <div className="button-row">
+          <button type="button" className="button" onClick={() => void draw()}>
+            {t('trial.case.randomize')}
+          </button>
+        </div>
+      ) : null}
+      <TrialError error={drawError} />
+      {coordinator ? <ExclusionForm caseId={caseId} facts={data} onChanged={reload} /> : null}
+      {data.exclusionChangesByCaseIdList.length > 0 ? (
+        <>
+          <h3>{t('trial.exclusion.history')}</h3>
+          <ul className="trial-history">
+            {data.exclusionChangesByCaseIdList.map((change) => (
+              <li key={change.id}>
+                {formatDateTime(new Date(change.changedAt), currentLocale(), zone)}: {t(`trial.flags.${change.flag}`)} {change.value ? t('trial.exclusion.on') : t('trial.exclusion.off')} — <span dir="auto">{change.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {isTherapist ? <SessionForm caseId={caseId} /> : null}
+    </section>
+  );
+}
