@@ -163,7 +163,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       perAddressPerMinute: intSetting(env, 'RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 1200, 0),
     },
     graphqlLimits: {
-      maxCost: intSetting(env, 'GRAPHQL_MAX_COST', 50_000, 1),
+      maxCost: intSetting(env, 'GRAPHQL_MAX_COST', 100_000, 1),
       maxDepth: intSetting(env, 'GRAPHQL_MAX_DEPTH', 12, 1),
       maxAliases: intSetting(env, 'GRAPHQL_MAX_ALIASES', 64, 0),
       maxRootFields: intSetting(env, 'GRAPHQL_MAX_ROOT_FIELDS', 64, 1),

@@ -425,6 +425,12 @@ describe('the safety overview', () => {
 });
 
 describe('exclusion by a call', () => {
+  // The randomization task draws from the trial's concealed allocation (issue 15): configure one.
+  beforeAll(async () => {
+    const allocation = await t.api('POST', '/api/trial/allocation', { token: coordinator.token, body: { method: 'blocks', arms: [{ code: 'A', ratio: 1 }, { code: 'B', ratio: 1 }], factors: [] } });
+    expect(allocation.status).toBe(201);
+  });
+
   async function toTreatment(id: string) {
     await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [id]);
     await t.sanad.workflow.tick();
@@ -437,7 +443,7 @@ describe('exclusion by a call', () => {
     const interview = (await openTasks(id, 'interviewTask'))[0]!;
     expect((await submit(interview.id, interviewer.token, { outcome: { value: 'depression', type: 'String' } })).status).toBe(204);
     const randomize = (await openTasks(id, 'randomizeTask'))[0]!;
-    expect((await submit(randomize.id, coordinator.token, { treatment: { value: 'A', type: 'String' } })).status).toBe(204);
+    expect((await submit(randomize.id, coordinator.token, {})).status).toBe(204);
     await notify('preMeasurementCompleted', { timeOfMeasurement: { value: 'pre', type: 'String' } });
     expect((await openTasks(id)).map((x) => x.task_definition_key)).toContain('patientTreatmentTask');
   }
