@@ -225,7 +225,8 @@ export async function taskFormVariables(ctx: ReadContext, taskId: string, raw: R
     let value: unknown = stored ? stored.value : (field.defaultValue ?? null);
     if (!stored && value !== null && type === 'Boolean') value = value === 'true';
     if (!stored && value !== null && type === 'Long') value = Number(value);
-    answer[field.id] = { type: value === null ? 'Null' : type, value, valueInfo: {} };
+    // Camunda types an empty form field by the field (a String without a value), not as Null.
+    answer[field.id] = { type, value, valueInfo: {} };
   }
   return answer;
 }
