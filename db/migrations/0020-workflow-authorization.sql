@@ -137,9 +137,10 @@ $$;
 comment on function app_hidden.workflow_decide(text, text, text, uuid, text[], text) is
   'Whether the signed-in person may make a workflow call (start, message, complete-task, …) on a case, with the variables it may carry.';
 
--- Whether the person holds, in some case or as a coordinator, a role that may make this call in
--- some deployed process: null when they do, else the note to refuse with. A patient asking to
--- send `dropout` is refused even when no process of theirs waits for it.
+-- Whether the person holds, in some case, by an account flag or as a coordinator, a role that
+-- may make this call in some deployed process: null when they do, else the note to refuse with.
+-- A patient asking to send `dropout` is refused even when no process of theirs waits for it;
+-- an interviewer cancelling an offer nobody booked is not refused (the message reaches nothing).
 create function app_hidden.workflow_refusal_anywhere(action text, name text) returns text
   language sql stable security definer
   set search_path = pg_catalog
@@ -153,7 +154,15 @@ as $$
                         case when m.acts_as_supervisor then 'supervisor' end,
                         case when m.acts_as_supporter then 'supporter' end,
                         case when m.acts_as_counselor then 'counselor' end])
-                      from app_public.case_members m where m.user_id = app_public.current_user_id()) as roles
+                      from app_public.case_members m where m.user_id = app_public.current_user_id())
+           || array(select unnest(array[
+                        case when u.is_patient_account then 'patient' end,
+                        case when u.is_therapist_account then 'therapist' end,
+                        case when u.is_interviewer_account then 'interviewer' end,
+                        case when u.is_supervisor_account then 'supervisor' end,
+                        case when u.is_supporter_account then 'supporter' end,
+                        case when u.is_counselor_account then 'counselor' end])
+                      from app_public.users u where u.id = app_public.current_user_id()) as roles
   ), rules as (
     select r.* from (select distinct d.key from app_private.workflow_definitions d) k
      cross join lateral app_hidden.workflow_call_rule(k.key, workflow_refusal_anywhere.action, workflow_refusal_anywhere.name) r

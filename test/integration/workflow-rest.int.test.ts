@@ -241,9 +241,20 @@ describe('tasks, messages, signals, jobs and instances', () => {
   });
 
   it('message: an outsider reaches no process of the case', async () => {
-    const response = await t.api('POST', `${BASE}/message`, { token: outsider.token, body: { messageName: 'dropout' } });
-    expect(response.status).toBe(403);
-    expect(response.body.type).toBe('AuthorizationException');
+    // A therapist may send dropout, but only to the cases they treat: none here.
+    const response = await t.api('POST', `${BASE}/message`, { token: outsider.token, body: { messageName: 'dropout', businessKey: 'trial' } });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([]);
+    const patientDropout = await t.api('POST', `${BASE}/message`, { token: patient.token, body: { messageName: 'dropout' } });
+    expect(patientDropout.status).toBe(403);
+    expect(patientDropout.body.type).toBe('AuthorizationException');
+    // An interviewer cancelling an offer that nobody booked reaches nothing and is no error.
+    const unbooked = await t.api('POST', `${BASE}/message`, {
+      token: (await t.user({ flags: ['interviewer'] })).token,
+      body: { messageName: 'offerCanceled', correlationKeys: { offerId: { value: 'o-9', type: 'String' } } },
+    });
+    expect(unbooked.status).toBe(200);
+    expect(unbooked.body).toEqual([]);
     expect(await openTask(caseId, 'screeningTask')).toBeDefined();
   });
 
