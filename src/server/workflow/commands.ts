@@ -82,7 +82,9 @@ interface Decision {
   note: string;
 }
 
-const DECISION_COLUMNS = (call: string) => `(${call}).allowed, (${call}).variables, (${call}).note`;
+/** The decision's columns; its function is joined once per row as `d` (cross join lateral). */
+const DECISION_COLUMNS = 'd.allowed, d.variables, d.note';
+const decide = (args: string) => `cross join lateral app_hidden.workflow_decide(${args}) d`;
 
 // Start -----------------------------------------------------------------------------------------------
 
@@ -105,8 +107,8 @@ export interface StartedInstance {
 export async function startProcess(ctx: CommandContext, input: StartInput): Promise<StartedInstance> {
   const { sql, host } = ctx;
   const { rows } = await sql.query<Decision & { visible: boolean }>(
-    `select exists (select 1 from app_public.cases where id = $1) as visible,
-            ${DECISION_COLUMNS(`app_hidden.workflow_decide($2, 'start', '*', $1)`)}`,
+    `select exists (select 1 from app_public.cases where id = $1) as visible, ${DECISION_COLUMNS}
+       from app_hidden.workflow_decide($2, 'start', '*', $1) d`,
     [input.caseId, input.key],
   );
   const decision = rows[0]!;
@@ -152,11 +154,12 @@ export async function correlateMessage(ctx: CommandContext, input: MessageInput)
   const { sql, host } = ctx;
   const { rows } = await sql.query<Decision & { id: string; refusal: string | null }>(
     `with refusal as (select app_hidden.workflow_refusal_anywhere('message', $1) as refusal)
-     select refusal.refusal, i.id, ${DECISION_COLUMNS(`app_hidden.workflow_decide(i.definition_key, 'message', $1, i.case_id)`)}
+     select refusal.refusal, i.id, ${DECISION_COLUMNS}
        from refusal
        left join app_public.workflow_instances i
          on refusal.refusal is null and i.state = 'ACTIVE' and $1 = any (i.waiting_messages)
         and ($2::text is null or i.business_key = $2) and ($3::text is null or i.id::text = $3)
+       left join lateral app_hidden.workflow_decide(i.definition_key, 'message', $1, i.case_id) d on i.id is not null
       order by i.start_time`,
     [input.messageName, input.businessKey ?? null, input.processInstanceId ?? null],
   );
@@ -200,11 +203,12 @@ export async function throwSignal(ctx: CommandContext, input: SignalInput): Prom
   const { sql, host } = ctx;
   const { rows } = await sql.query<Decision & { id: string; refusal: string | null }>(
     `with refusal as (select app_hidden.workflow_refusal_anywhere('signal', $1) as refusal)
-     select refusal.refusal, i.id, ${DECISION_COLUMNS(`app_hidden.workflow_decide(i.definition_key, 'signal', $1, i.case_id)`)}
+     select refusal.refusal, i.id, ${DECISION_COLUMNS}
        from refusal
        left join app_public.workflow_instances i
          on refusal.refusal is null and i.state = 'ACTIVE' and $1 = any (i.waiting_signals)
         and ($2::text is null or $2 = any (i.waiting_executions))
+       left join lateral app_hidden.workflow_decide(i.definition_key, 'signal', $1, i.case_id) d on i.id is not null
       order by i.start_time`,
     [input.name, input.executionId ?? null],
   );
@@ -226,8 +230,9 @@ export async function throwSignal(ctx: CommandContext, input: SignalInput): Prom
 /** Reads an active instance the caller sees, with the decision on one action; 404 / 403 otherwise. */
 async function decideOnInstance(sql: Sql, instanceId: string, action: string): Promise<Decision> {
   const { rows } = await sql.query<Decision>(
-    `select ${DECISION_COLUMNS(`app_hidden.workflow_decide(i.definition_key, '${action}', '*', i.case_id)`)}
-       from app_public.workflow_instances i where i.id = $1 and i.state = 'ACTIVE'`,
+    `select ${DECISION_COLUMNS}
+       from app_public.workflow_instances i ${decide(`i.definition_key, '${action}', '*', i.case_id`)}
+      where i.id = $1 and i.state = 'ACTIVE'`,
     [instanceId],
   );
   const decision = rows[0];
@@ -249,8 +254,9 @@ export async function readProcessVariables(ctx: CommandContext, instanceId: stri
   const { sql } = ctx;
   // Finished instances keep their variables: any state, unlike the commands that move one.
   const { rows } = await sql.query<Decision>(
-    `select ${DECISION_COLUMNS(`app_hidden.workflow_decide(i.definition_key, 'read-variables', '*', i.case_id)`)}
-       from app_public.workflow_instances i where i.id = $1`,
+    `select ${DECISION_COLUMNS}
+       from app_public.workflow_instances i ${decide(`i.definition_key, 'read-variables', '*', i.case_id`)}
+      where i.id = $1`,
     [instanceId],
   );
   const decision = rows[0];
@@ -266,8 +272,9 @@ export async function readProcessVariables(ctx: CommandContext, instanceId: stri
 export async function signalExecution(ctx: CommandContext, executionId: string, variables: TypedVariables): Promise<void> {
   const { sql, host } = ctx;
   const { rows } = await sql.query<Decision & { id: string }>(
-    `select i.id, ${DECISION_COLUMNS(`app_hidden.workflow_decide(i.definition_key, 'signal-execution', '*', i.case_id)`)}
-       from app_public.workflow_instances i where i.state = 'ACTIVE' and $1 = any (i.waiting_executions)`,
+    `select i.id, ${DECISION_COLUMNS}
+       from app_public.workflow_instances i ${decide(`i.definition_key, 'signal-execution', '*', i.case_id`)}
+      where i.state = 'ACTIVE' and $1 = any (i.waiting_executions)`,
     [executionId],
   );
   const instance = rows[0];
@@ -297,9 +304,9 @@ interface OpenTask {
 export async function completeTask(ctx: CommandContext, taskId: string, variables: TypedVariables): Promise<{ processInstanceId: string }> {
   const { sql, host, userId } = ctx;
   const { rows } = await sql.query<OpenTask & Decision>(
-    `select t.id, t.process_instance_id, t.execution_id, t.end_time, t.form_fields,
-            ${DECISION_COLUMNS(`app_hidden.workflow_decide(i.definition_key, 'complete-task', t.task_definition_key, t.case_id, t.candidate_groups, t.assignee)`)}
+    `select t.id, t.process_instance_id, t.execution_id, t.end_time, t.form_fields, ${DECISION_COLUMNS}
        from app_public.workflow_tasks t join app_public.workflow_instances i on i.id = t.process_instance_id
+            ${decide(`i.definition_key, 'complete-task', t.task_definition_key, t.case_id, t.candidate_groups, t.assignee`)}
       where t.id = $1`,
     [taskId],
   );
@@ -351,8 +358,9 @@ export async function completeTaskAsServer(
 /** Reads a job the caller sees with the decision on one action, then locks its instance. */
 async function lockJob(sql: Sql, jobId: string, action: 'move-job' | 'retry-job'): Promise<void> {
   const { rows } = await sql.query<Decision & { process_instance_id: string }>(
-    `select j.process_instance_id, ${DECISION_COLUMNS(`app_hidden.workflow_decide(i.definition_key, '${action}', '*', j.case_id)`)}
+    `select j.process_instance_id, ${DECISION_COLUMNS}
        from app_public.workflow_jobs j join app_public.workflow_instances i on i.id = j.process_instance_id
+            ${decide(`i.definition_key, '${action}', '*', j.case_id`)}
       where j.id = $1`,
     [jobId],
   );
