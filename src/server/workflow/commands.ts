@@ -301,7 +301,13 @@ interface OpenTask {
  * coordinators (0020; the questionnaire tasks are left to the questionnaires), with exactly the
  * fields the task's form declares.
  */
-export async function completeTask(ctx: CommandContext, taskId: string, variables: TypedVariables): Promise<{ processInstanceId: string }> {
+export async function completeTask(
+  ctx: CommandContext,
+  taskId: string,
+  variables: TypedVariables,
+  /** Camunda's wording of the call in errors: "complete task" or "submit task form". */
+  call: 'complete task' | 'submit task form' = 'complete task',
+): Promise<{ processInstanceId: string }> {
   const { sql, host, userId } = ctx;
   const { rows } = await sql.query<OpenTask & Decision>(
     `select t.id, t.process_instance_id, t.execution_id, t.end_time, t.form_fields, ${DECISION_COLUMNS}
@@ -311,17 +317,24 @@ export async function completeTask(ctx: CommandContext, taskId: string, variable
     [taskId],
   );
   const task = rows[0];
-  if (!task || task.end_time) throw notFound(`Cannot complete task ${taskId}: task ${taskId} does not exist or is no longer open`);
+  if (!task || task.end_time) throw notFound(`Cannot ${call} ${taskId}: task ${taskId} does not exist or is no longer open`);
   if (!task.allowed) throw forbidden(`You may not complete the task ${taskId}: ${task.note}`);
   checkFormVariables(taskId, task.form_fields, variables, { undeclared: 'refuse' });
   await becomeOwner(sql);
-  await runCompletion(sql, host, task, variables, userId);
+  await runCompletion(sql, host, task, variables, userId, call);
   return { processInstanceId: task.process_instance_id };
 }
 
-async function runCompletion(sql: Sql, host: WorkflowHost, task: OpenTask, variables: TypedVariables, userId: string | null): Promise<void> {
+async function runCompletion(
+  sql: Sql,
+  host: WorkflowHost,
+  task: OpenTask,
+  variables: TypedVariables,
+  userId: string | null,
+  call = 'complete task',
+): Promise<void> {
   const outcome = await host.stepInTx(sql, task.process_instance_id, { kind: 'completeTask', executionId: task.execution_id, variables, userId });
-  if (!outcome?.matched) throw notFound(`Cannot complete task ${task.id}: the task is no longer open`);
+  if (!outcome?.matched) throw notFound(`Cannot ${call} ${task.id}: the task is no longer open`);
 }
 
 /**

@@ -223,12 +223,12 @@ export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool
       });
 
       /** complete and submit-form: the same command; 204, or 200 with variables when asked. */
-      const complete = async (request: FastifyRequest<{ Params: { id: string }; Body: Body }>, reply: FastifyReply) => {
+      const complete = (call: 'complete task' | 'submit task form') => async (request: FastifyRequest<{ Params: { id: string }; Body: Body }>, reply: FastifyReply) => {
         const variables = parseTypedVariables(request.body?.variables);
         const taskId = id(request.params.id, 'Task');
         const withVariables = request.body?.withVariablesInReturn === true;
         const answer = await inTransaction(request, async (ctx) => {
-          const done = await completeTask(ctx, taskId, variables);
+          const done = await completeTask(ctx, taskId, variables, call);
           if (!withVariables) return undefined;
           // Care staff and coordinators get the process variables; others what they submitted.
           return readProcessVariables(ctx, done.processInstanceId).catch((error: unknown) => {
@@ -240,8 +240,8 @@ export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool
         return reply.status(200).send(answer satisfies TypedVariables);
       };
       const taskRoute = { schema: { params: idParams, body: variablesBody } };
-      scope.post<{ Params: { id: string }; Body: Body }>('/task/:id/complete', taskRoute, complete);
-      scope.post<{ Params: { id: string }; Body: Body }>('/task/:id/submit-form', taskRoute, complete);
+      scope.post<{ Params: { id: string }; Body: Body }>('/task/:id/complete', taskRoute, complete('complete task'));
+      scope.post<{ Params: { id: string }; Body: Body }>('/task/:id/submit-form', taskRoute, complete('submit task form'));
 
       // History --------------------------------------------------------------------------------------------
 
