@@ -7,7 +7,9 @@
  * BENCH_CONCURRENCY=1 (and BENCH_TIMER_WORKERS) measure the cost of one step without contention.
  * Instances are seeded by starting one trial and copying its rows (engine state, task, timer)
  * to every case, which is what 10,000 starts would write. Needs PostgreSQL (BENCH_DATABASE_URL,
- * TEST_DATABASE_URL or the default test address); skipped without one.
+ * TEST_DATABASE_URL or the default test address); skipped without one. WORKFLOWS_DIR runs it on
+ * another trial version (test/fixtures/workflow-v1 is the flat trial before its phases became
+ * sub-processes), BENCH_WORKFLOW_INSTANCES, _COMPLETIONS and _TIMERS make a smaller run.
  */
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/server/app';
@@ -44,7 +46,11 @@ async function main(): Promise<void> {
       DATA_DIR: bench.dataDir,
       JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
       AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+      // One person at concurrency 32: the per-person and per-address limits are off here.
+      RATE_LIMIT_PER_PERSON_PER_MINUTE: '0',
+      RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0',
       LOG_LEVEL: 'silent',
+      ...(process.env.WORKFLOWS_DIR ? { WORKFLOWS_DIR: process.env.WORKFLOWS_DIR } : {}),
     });
     const sanad = await buildApp({ config, db: bench.db, serveWebApp: false });
     await sanad.app.listen({ port: 0, host: '127.0.0.1' });

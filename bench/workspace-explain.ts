@@ -30,10 +30,11 @@ interface Statement {
 }
 
 /**
- * The statement that opens a request's part: the role and user id, as withUser
- * (`set_config('role', …)`) and PostGraphile (`set_config(el->>0, …) from json_array_elements`) set them.
+ * The message that opens a request's part: the role and user id, as withUser
+ * (`begin; set local role …`) and PostGraphile's adaptor (`begin; select set_config('role', …)`,
+ * src/server/graphql/pg-adaptor.ts) set them.
  */
-const REQUEST_SETTINGS = /^\s*select set_config\(/i;
+const REQUEST_SETTINGS = /^\s*(begin;\s*)?(select set_config\(|set local role )/i;
 const TRANSACTION_END = /^\s*(commit|rollback)\b/i;
 
 /**

@@ -5,8 +5,9 @@
  * a case's page and GET /api/my_messages, each beside the same SQL sent straight through a
  * node-postgres pool as the baseline. Figures are printed, never asserted.
  *
- * Target on PostgreSQL (issue "Case workspace", item 7): p99 ≤ 50 ms for each scenario and a
- * median within 2× of the SQL's.
+ * Targets on PostgreSQL (issue "Speed at clinic scale"): p99 ≤ 50 ms for each case-list and
+ * message scenario, ≤ 20 ms for GET /api/auth/users/me, and an API median within 1.5× of its
+ * direct SQL's. `npx tsx bench/workspace-cpu.ts` shows where a request's time goes.
  *
  * As run.ts: BENCH_SECONDS, BENCH_ONLY=pglite|postgres, BENCH_DATABASE_URL. Also:
  *   BENCH_WORKSPACE_SCALE  size relative to the issue's (default 1 on PostgreSQL, 0.2 on PGlite)
@@ -43,13 +44,13 @@ import { runSqlLoad } from './sql-load';
 import { workspaceScenarios, type WorkspaceScenario } from './workspace';
 import { describeSeed, describeSize, measureSize, seedWorkspace, workspaceScale, workspaceSize, type SeededWorkspace } from './workspace-seed';
 
-/** The issue's targets on PostgreSQL; reported, not enforced. */
-const P99_TARGET_MS = 50;
-const MEDIAN_RATIO_TARGET = 2;
+/** The issue's median target on PostgreSQL (the p99 targets are the scenarios'); reported, not enforced. */
+const MEDIAN_RATIO_TARGET = 1.5;
 
 interface Row {
   database: string;
   scenario: string;
+  p99TargetMs: number;
   /** Undefined when the API route does not exist yet. */
   api: Summary | undefined;
   sql: Summary;
@@ -61,7 +62,7 @@ function verdict(row: Row): string {
   if (!row.api) return 'unavailable';
   if (row.database !== 'postgres') return '-';
   const missed = [
-    ...(row.api.p99 <= P99_TARGET_MS ? [] : ['p99']),
+    ...(row.api.p99 <= row.p99TargetMs ? [] : ['p99']),
     ...(ratio(row) <= MEDIAN_RATIO_TARGET ? [] : ['median']),
   ];
   return missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`;
@@ -130,7 +131,7 @@ async function measure(label: string, scenario: WorkspaceScenario, baseUrl: stri
   const sqlResult = await runSqlLoad({ pool, request: scenario.sql, ...load });
   const sql = summarize(sqlResult);
   if (sqlResult.sampleError) console.log(`    SQL: ${sql.errors} errors, for example: ${sqlResult.sampleError}`);
-  const row: Row = { database: label, scenario: scenario.name, api, sql };
+  const row: Row = { database: label, scenario: scenario.name, p99TargetMs: scenario.p99TargetMs, api, sql };
   const apiText = api ? `API ${api.perSecond.toFixed(0)} req/s, p50 ${api.p50.toFixed(1)} ms, p99 ${api.p99.toFixed(1)} ms` : 'API unavailable (404)';
   console.log(`  ${scenario.name}: ${apiText}; SQL ${sql.perSecond.toFixed(0)} req/s, p50 ${sql.p50.toFixed(1)} ms, p99 ${sql.p99.toFixed(1)} ms`);
   return row;
@@ -160,8 +161,8 @@ function targetNote(rows: Row[]): string | undefined {
   if (watched.length === 0) return undefined;
   const missed = watched.filter((row) => verdict(row) !== 'met');
   return missed.length === 0
-    ? `Target met on PostgreSQL: every p99 ≤ ${P99_TARGET_MS} ms and every median within ${MEDIAN_RATIO_TARGET}× of the SQL.`
-    : `Target (p99 ≤ ${P99_TARGET_MS} ms, median ≤ ${MEDIAN_RATIO_TARGET}× the SQL's) missed on PostgreSQL by: ${missed.map((row) => row.scenario).join('; ')}.`;
+    ? `Targets met on PostgreSQL: every p99 within its target and every median within ${MEDIAN_RATIO_TARGET}× of the SQL.`
+    : `Targets (p99 ≤ 50 ms, me ≤ 20 ms; median ≤ ${MEDIAN_RATIO_TARGET}× the SQL's) missed on PostgreSQL by: ${missed.map((row) => row.scenario).join('; ')}.`;
 }
 
 async function main(): Promise<void> {

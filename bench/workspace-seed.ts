@@ -5,10 +5,11 @@
  * and would measure seeding, not the workspace.
  *
  * The rows are the ones the application would write, with two shortcuts, both undone before
- * the transaction commits: the per-row triggers that only do bookkeeping (audit log,
- * notification queue, search text, read marks) and the message guard (which stamps sent_at
- * with now(), while a year of history needs sent_at in the past) are disabled during the load.
- * The search text is then computed once for all cases, and the tables are vacuumed and
+ * the transaction commits: the triggers that only do bookkeeping (audit log, notification
+ * queue, search text, read marks, the kept message counts) and the message guard (which stamps
+ * sent_at with now(), while a year of history needs sent_at in the past) are disabled during the load.
+ * The search text and the kept counts (app_private.case_inbox, rebuilt as the operations CLI's
+ * rebuild-case-inbox does) are then computed once for all cases, and the tables are vacuumed and
  * analyzed, as autovacuum would have done on a server that grew to this size.
  */
 import type pg from 'pg';
@@ -79,9 +80,9 @@ export interface SeededWorkspace {
 }
 
 /**
- * Triggers switched off during the bulk load, by table. All of them are per-row bookkeeping
- * that the seed either does not need (audit, notifications, read marks of the sender) or does
- * once at the end (search text); the guard would overwrite the back-dated sent_at.
+ * Triggers switched off during the bulk load, by table. All of them are bookkeeping that the
+ * seed either does not need (audit, notifications, read marks of the sender) or does once at
+ * the end (search text, kept message counts); the guard would overwrite the back-dated sent_at.
  */
 const BULK_LOAD_TRIGGERS: [table: string, trigger: string][] = [
   ['app_public.users', '_900_audit'],
@@ -89,10 +90,12 @@ const BULK_LOAD_TRIGGERS: [table: string, trigger: string][] = [
   ['app_public.cases', '_900_audit'],
   ['app_public.case_members', '_200_search_text'],
   ['app_public.case_members', '_900_audit'],
+  ['app_public.case_members', '_700_inbox_insert'],
   ['app_public.case_messages', '_050_guard'],
   ['app_public.case_messages', '_800_mark_read'],
   ['app_public.case_messages', '_850_notify'],
   ['app_public.case_messages', '_900_audit'],
+  ['app_public.case_messages', '_700_inbox_insert'],
 ];
 
 /** Names to make patients' usernames, aliases and the search term look like people's. */
@@ -142,6 +145,7 @@ export async function seedWorkspace(pool: pg.Pool, size: WorkspaceSize): Promise
     await setBulkTriggers(sql, 'enable');
   });
   await refreshSearchText(pool);
+  await withOwnerAs(pool, null, (sql) => sql.query('select app_hidden.rebuild_case_inbox()'));
   await vacuumAnalyze(pool);
   return describeSeed(pool, size);
 }
@@ -333,7 +337,8 @@ async function refreshSearchText(pool: pg.Pool): Promise<void> {
  * them the first plans are made on guesses and index-only scans visit the heap anyway.
  */
 async function vacuumAnalyze(pool: pg.Pool): Promise<void> {
-  for (const table of ['app_public.users', 'app_private.user_secrets', 'app_public.cases', 'app_public.case_members', 'app_public.case_messages']) {
+  for (const table of ['app_public.users', 'app_private.user_secrets', 'app_public.cases', 'app_public.case_members', 'app_public.case_messages',
+    'app_private.case_inbox']) {
     await pool.query(`vacuum (analyze) ${table}`);
   }
 }

@@ -8,9 +8,12 @@ import type pg from 'pg';
 import type { LoadRequest } from './load';
 import { runOnce, type SqlRequest } from './sql-load';
 import type { SeededWorkspace } from './workspace-seed';
+import { PROFILE_COLUMNS } from '../src/server/auth/service';
 
 export interface WorkspaceScenario {
   name: string;
+  /** The p99 this scenario must reach on PostgreSQL (issue "Speed at clinic scale"). */
+  p99TargetMs: number;
   request: LoadRequest;
   sql: SqlRequest;
   /**
@@ -124,7 +127,31 @@ export function workspaceScenarios(seed: SeededWorkspace, tokens: WorkspaceToken
     caseWithMessages(`CaseWithMessages, therapist (each of ${therapist.caseIds.length} cases)`, tokens.therapist, therapist),
     myMessages('GET /api/my_messages unread, therapist', MY_UNREAD_PATH, MY_UNREAD_SQL, tokens.therapist, therapist.id),
     myMessages('GET /api/my_messages unread, 50 newest, therapist', MY_UNREAD_PAGE_PATH, MY_UNREAD_PAGE_SQL, tokens.therapist, therapist.id),
+    me('GET /api/auth/users/me, therapist', tokens.therapist, therapist.id),
   ];
+}
+
+/** The case-list and message scenarios' p99 target; `me` has its own (ME_P99_TARGET_MS). */
+const P99_TARGET_MS = 50;
+const ME_P99_TARGET_MS = 20;
+
+/** The profile every screen loads first, and its SQL (the columns of auth/service.ts). */
+function me(name: string, token: string, userId: string): WorkspaceScenario {
+  const sql: SqlRequest = { userId, text: `select ${PROFILE_COLUMNS} from app_public.users where id = app_public.current_user_id()`, values: [[]] };
+  const path = '/api/auth/users/me';
+  const headers = { accept: 'application/json', authorization: `Bearer ${token}` };
+  return {
+    name,
+    p99TargetMs: ME_P99_TARGET_MS,
+    request: { method: 'GET', path, headers },
+    sql,
+    async check(baseUrl) {
+      const response = await fetch(baseUrl + path, { headers });
+      const body = (await response.json()) as { id?: string };
+      if (response.status !== 200 || body.id !== userId) throw new Error(`${name}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+      return 'ok';
+    },
+  };
 }
 
 function caseList(name: string, token: string, userId: string, search: string | null): WorkspaceScenario {
@@ -132,6 +159,7 @@ function caseList(name: string, token: string, userId: string, search: string | 
   const sql: SqlRequest = { userId, text: CASE_LIST_SQL, values: [[search, null]] };
   return {
     name,
+    p99TargetMs: P99_TARGET_MS,
     request: graphql(CASE_LIST_QUERY, [variables], token),
     sql,
     async check(baseUrl, pool) {
@@ -149,6 +177,7 @@ function caseWithMessages(name: string, token: string, therapist: SeededWorkspac
   const sql: SqlRequest = { userId: therapist.id, text: CASE_WITH_MESSAGES_SQL, values: therapist.caseIds.map((id) => [id]) };
   return {
     name,
+    p99TargetMs: P99_TARGET_MS,
     // One body per case, used in turn: a therapist opens all of their cases, not one.
     request: graphql(CASE_WITH_MESSAGES_QUERY, therapist.caseIds.map((id) => ({ id })), token),
     sql,
@@ -171,6 +200,7 @@ function myMessages(name: string, path: string, text: string, token: string, use
   const sql: SqlRequest = { userId, text, values: [[]] };
   return {
     name,
+    p99TargetMs: P99_TARGET_MS,
     request: { method: 'GET', path, headers: { accept: 'application/json', authorization: `Bearer ${token}` } },
     sql,
     async check(baseUrl, pool) {

@@ -74,5 +74,6 @@ export function isTimeZone(zone: string): boolean {
 
 /** Adds a problem list under a field name, leaving the record untouched when there is none. */
 export function addFieldErrors(errors: FieldErrors, field: string, problems: FieldError[]): void {
-  if (problems.length > 0) errors[field] = [...(errors[field] ?? []), ...problems];
+  // Own properties only, so a field named like an Object method (`constructor`) stays a field.
+  if (problems.length > 0) errors[field] = [...(Object.hasOwn(errors, field) ? errors[field]! : []), ...problems];
 }

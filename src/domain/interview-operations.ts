@@ -9,7 +9,7 @@
 const SLOT = 'timeSlot { start { value inclusive } end { value inclusive } }';
 const BOOKING = 'id caseId offerId canceled canceledAt createdAt interviewee { id username gender }';
 const OFFER = `id interviewerId canceled canceledAt externalLink hasTakenPlace ${SLOT} interviewer { id username gender }
-  activeBookings { nodes { ${BOOKING} } }`;
+  activeBookings { nodes { ${BOOKING} } }` as const;
 
 /** The selections the screens read, for the operations that are not polled. */
 export const SELECTIONS = { SLOT, BOOKING, OFFER } as const;
@@ -33,13 +33,13 @@ export function offersSince(now: Date): Date {
  * adoptible cancelled ones; a coordinator's: every interviewer's). Not every offer ever seen:
  * a list that grew with each week of history would be read on every watch interval.
  */
-export const OFFERS_QUERY = `query InterviewOffers($since: Datetime!) { interviewOffersFrom(since: $since) { nodes { ${OFFER} } } }`;
+export const OFFERS_QUERY = `query InterviewOffers($since: Datetime!) { interviewOffersFrom(since: $since) { nodes { ${OFFER} } } }` as const;
 
 /** The slots starting within a window (the interview calendar's week). */
-export const CALENDAR_QUERY = `query InterviewCalendar($since: Datetime!, $until: Datetime!) { interviewCalendarList(since: $since, until: $until) { ${OFFER} } }`;
+export const CALENDAR_QUERY = `query InterviewCalendar($since: Datetime!, $until: Datetime!) { interviewCalendarList(since: $since, until: $until) { ${OFFER} } }` as const;
 
 /** At most this many of the earliest free slots are offered at once: enough to choose from on a phone. */
-export const AVAILABLE_DATES_LIMIT = 200;
+export const AVAILABLE_DATES_LIMIT = 200 as const;
 
 /** How far ahead the booking screen offers slots. */
 export const BOOKING_HORIZON_DAYS = 56;
@@ -53,4 +53,4 @@ export function availableUntil(now: Date): Date {
 /** Spec §7 AvailableInterviewDates: the earliest free upcoming slots, within the next weeks. */
 export const AVAILABLE_DATES_QUERY = `query AvailableInterviewDates($until: Datetime, $first: Int = ${AVAILABLE_DATES_LIMIT}) {
   availableInterviewDatesList(until: $until, first: $first) { id gender timeSlot { start { value inclusive } end { value inclusive } } }
-}`;
+}` as const;

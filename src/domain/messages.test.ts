@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressableGroups, addressedGroups, flagsFor, groupsOf, involvementFor, reachesMember, readMarkAfter, RECIPIENT_GROUPS, replyGroups, rolesOf, sortMessages, type Involvement } from './messages';
+import { addressableGroups, addressedGroups, flagsFor, landingCase, groupsOf, involvementFor, reachesMember, readMarkAfter, RECIPIENT_GROUPS, replyGroups, rolesOf, sortMessages, type Involvement } from './messages';
 
 const none: Involvement = { actsAsTherapist: false, actsAsSupervisor: false, actsAsInterviewer: false, actsAsSupporter: false, actsAsCounselor: false, actsAsPatient: false };
 
@@ -69,5 +69,15 @@ describe('roles of a member', () => {
   it('lists the acts-as roles and builds an involvement from roles', () => {
     expect(rolesOf({ ...none, actsAsSupervisor: true, actsAsTherapist: true })).toEqual(['therapist', 'supervisor']);
     expect(involvementFor(['patient'])).toEqual({ ...none, actsAsPatient: true });
+  });
+});
+
+describe('landingCase', () => {
+  const c = (id: string, newMessages: number | null, sentAt: string | null) => ({ id, newMessages, latestMessage: sentAt ? { sentAt } : null });
+  it('opens the case whose newest message is unread and newest of all', () => {
+    expect(landingCase([c('a', 2, '2026-11-01T10:00:00Z'), c('b', 1, '2026-11-03T09:00:00Z'), c('c', 0, '2026-11-05T09:00:00Z')])).toBe('b');
+  });
+  it('stays where it is when nothing is unread', () => {
+    expect(landingCase([c('a', 0, '2026-11-01T10:00:00Z'), c('b', null, null)])).toBeNull();
   });
 });

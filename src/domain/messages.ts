@@ -109,3 +109,24 @@ export function rolesOf(involvement: Involvement): CaseRole[] {
 export function involvementFor(roles: readonly CaseRole[]): Involvement {
   return Object.fromEntries(CASE_ROLES.map((role) => [ACTS_AS[role], roles.includes(role)])) as unknown as Involvement;
 }
+
+/** A case in the staff case picker: my unread count and its newest message. */
+export interface PickerCase {
+  id: string;
+  newMessages: string | number | null;
+  latestMessage: { sentAt: string | null } | null;
+}
+
+/**
+ * The case a staff member lands on in /conversation: the one whose newest message is unread
+ * for them and newest of all such; none when nothing is unread (the current case stays).
+ */
+export function landingCase(cases: readonly PickerCase[]): string | null {
+  let best: PickerCase | null = null;
+  for (const c of cases) {
+    if (!Number(c.newMessages)) continue;
+    const at = c.latestMessage?.sentAt ?? '';
+    if (!best || at > (best.latestMessage?.sentAt ?? '')) best = c;
+  }
+  return best?.id ?? null;
+}

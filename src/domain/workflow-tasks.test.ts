@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   camundaDate,
+  typedValue,
   dueBefore,
   dueMeasurementTimes,
   dueTaskPath,
@@ -143,5 +144,19 @@ describe('dueMeasurementTimes', () => {
 
   it('is empty when no questionnaire is due', () => {
     expect(dueMeasurementTimes([{ taskDefinitionKey: 'patientTreatmentTask', due: null }]).size).toBe(0);
+  });
+});
+
+describe('typedValue (spec §9: Long if integer, else Double)', () => {
+  it('types integers as Long and other numbers as Double', () => {
+    expect(typedValue(3)).toEqual({ value: 3, type: 'Long' });
+    expect(typedValue(-12)).toEqual({ value: -12, type: 'Long' });
+    expect(typedValue(3.5)).toEqual({ value: 3.5, type: 'Double' });
+    expect(typedValue(0.1 + 0.2)).toEqual({ value: 0.1 + 0.2, type: 'Double' });
+  });
+  it('keeps strings, booleans and null', () => {
+    expect(typedValue('7')).toEqual({ value: '7', type: 'String' });
+    expect(typedValue(false)).toEqual({ value: false, type: 'Boolean' });
+    expect(typedValue(null)).toEqual({ value: null, type: 'Null' });
   });
 });

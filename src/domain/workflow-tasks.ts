@@ -234,3 +234,16 @@ export function variableText(variable: { value: unknown; type?: string }): strin
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
+
+export type TypedValue = { value: string; type: 'String' } | { value: number; type: 'Long' | 'Double' } | { value: boolean; type: 'Boolean' } | { value: null; type: 'Null' };
+
+/**
+ * A value as a typed workflow variable (spec §9 "Numbers: Long if integer, else Double"): the
+ * engine compares a Long 3 and a Double 3.5 differently, so the type follows the value.
+ */
+export function typedValue(value: string | number | boolean | null): TypedValue {
+  if (value === null) return { value: null, type: 'Null' };
+  if (typeof value === 'boolean') return { value, type: 'Boolean' };
+  if (typeof value === 'number') return { value, type: Number.isInteger(value) ? 'Long' : 'Double' };
+  return { value, type: 'String' };
+}

@@ -4,7 +4,7 @@
  * their own database and mail transport.
  */
 import crypto from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyServerOptions, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { grafserv } from 'postgraphile/grafserv/fastify/v5';
 import type { PostGraphileInstance } from 'postgraphile';
@@ -17,8 +17,12 @@ import { ANONYMOUS } from './db/transaction';
 import { HttpError } from './http/errors';
 import { registerSecurityHeaders } from './http/security-headers';
 import { createTokenService, loadSigningSecret, type TokenService } from './auth/tokens';
+import { SignInThrottle } from './auth/throttle';
+import { createRequestLimiter } from './http/rate-limits';
+import { registerGraphqlLimits } from './graphql/guard';
+import { setRequestStatementTimeout } from './db/transaction';
 import { registerAuthRoutes } from './auth/routes';
-import type { AuthContext } from './auth/service';
+import { BackgroundWork, type AuthContext } from './auth/service';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createGraphql, GRAPHIQL_PATH } from './graphql/preset';
 import { ReadCache } from './graphql/read-cache';
@@ -91,7 +95,10 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   const app = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: true,
+    // Issue 16: X-Forwarded-For counts only from the configured proxies (default: none).
+    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    // Time to receive a whole request; slow senders do not hold a connection for long.
+    requestTimeout: config.requestTimeoutMs,
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   });
@@ -99,7 +106,15 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   const mailer = deps.mailer ?? createMailer(config, logger);
   const tokens = createTokenService(config);
   const emailHashKey = crypto.createHmac('sha256', loadSigningSecret(config)).update('sanad:email-hash').digest();
-  const auth: AuthContext = { pool: db.pool, config, tokens, mailer, log: logger, emailHashKey };
+  const throttle = new SignInThrottle({
+    freeFailures: config.lockout.maxAttempts,
+    windowSeconds: config.lockout.windowSeconds,
+    maxDelaySeconds: config.lockout.lockSeconds,
+    freeFailuresPerAddress: config.lockout.maxAttemptsPerAddress,
+  });
+  const background = new BackgroundWork(logger);
+  const auth: AuthContext = { pool: db.pool, config, tokens, mailer, log: logger, emailHashKey, throttle, background };
+  setRequestStatementTimeout(config.statementTimeoutMs);
 
   registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
@@ -111,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
       statusCode: 429,
       error: 'rate_limited',
       message: `Too many requests from your address. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
+      retryAfterSeconds: Math.ceil(context.ttl / 1000),
     }),
   });
 
@@ -122,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   });
 
   app.decorateRequest('identity', null as unknown as typeof ANONYMOUS);
+  const requestLimiter = createRequestLimiter(config.rateLimit);
   app.addHook('onRequest', async (request, reply) => {
     request.identity = ANONYMOUS;
     const path = request.url.split('?')[0] ?? '';
@@ -131,6 +148,12 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     if (path.startsWith('/api/')) {
       // A bad or revoked token is an error, never a silent downgrade to anonymous.
       request.identity = await tokens.identify(db.pool, request.headers.authorization);
+      // Issue 16: per-person and per-address limits on every data route (GraphQL, REST,
+      // workflow, …); the account routes have their own per-address limit and sign-in throttle.
+      if (!path.startsWith('/api/auth/') && path !== '/api/status') {
+        const limited = requestLimiter.check(request.identity, request.ip);
+        if (limited) return sendRateLimited(reply, path, limited.retryAfterSeconds, limited.limited);
+      }
     }
     return undefined;
   });
@@ -154,9 +177,17 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
   // Polled interview reads are answered from kept answers while their data is unchanged.
+  // Issue 16: cost, depth, alias and root-field limits, refused before the read cache or
+  // PostGraphile spend anything on the request.
+  registerGraphqlLimits(app, { limits: config.graphqlLimits, introspectionForAnonymous: config.env !== 'production', schema: () => graphql.getSchema() });
   const readCache = config.readCacheMb > 0 ? new ReadCache({ pool: db.pool, maxBytes: config.readCacheMb * 1024 * 1024 }) : undefined;
   readCache?.register(app);
-  const graphql = createGraphql({ pool: db.pool, graphiql: config.env !== 'production', maxRequestLength: config.bodyLimitBytes });
+  const graphql = createGraphql({
+    pool: db.pool,
+    graphiql: config.env !== 'production',
+    maxRequestLength: config.bodyLimitBytes,
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
   await graphql.createServ(grafserv).addTo(app);
   if (config.env !== 'production') {
     // GraphiQL runs inline scripts; it exists only outside production, so relax CSP for it alone.
@@ -200,6 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     workflow: { host: workflowHost, tick: () => workflowTick(schedulerContext) },
     async close() {
       await app.close();
+      await background.idle();
       await workflowScheduler?.stop();
       await notifications?.stop();
       await interviewMails?.stop();
@@ -207,6 +239,15 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
       mailer.close();
     },
   };
+}
+
+/** 429 with Retry-After, shaped like the other errors of the route's area. */
+function sendRateLimited(reply: FastifyReply, path: string, seconds: number, limited: 'person' | 'address') {
+  const message = `Too many requests ${limited === 'person' ? 'from your account' : 'from your address'}. Please wait ${seconds} seconds and try again.`;
+  void reply.status(429).header('retry-after', String(seconds));
+  if (path.startsWith('/api/graphql')) return reply.send({ errors: [{ message, extensions: { code: 'RATE_LIMITED', retryAfterSeconds: seconds } }] });
+  if (path.startsWith('/api/workflow/')) return reply.send({ type: 'RateLimitedException', message });
+  return reply.send({ error: 'rate_limited', code: 'rate_limited', message, retryAfterSeconds: seconds });
 }
 
 /** Fastify's own messages for common client mistakes, rewritten so a person can act on them. */
@@ -240,13 +281,27 @@ export function validationFields(errors: AjvError[]): FieldErrors {
         : error.keyword === 'additionalProperties'
           ? 'This field is not known; remove it.'
           : `This field ${error.message ?? 'is not valid'}.`;
-    (fields[field] ??= []).push({ code: `schema_${error.keyword}`, message });
+    // Own properties only: a body key named `constructor` or `toString` is a field like any other.
+    const list = Object.hasOwn(fields, field) ? fields[field]! : (fields[field] = []);
+    list.push({ code: `schema_${error.keyword}`, message });
   }
   return fields;
 }
 
+/** The 4xx status of a PostgreSQL error that describes the request, or undefined. */
+function inputSqlStatus(error: unknown): number | undefined {
+  const { code, severity } = error as { code?: unknown; severity?: unknown };
+  if (typeof code !== 'string' || typeof severity !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return undefined;
+  if (code === '23505' || code === '23503') return 409;
+  if (code === '42501') return 403;
+  if (code.startsWith('22') || code.startsWith('23') || code === 'P0001') return 400;
+  return undefined;
+}
+
 function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
+    const wait = error.extra?.retryAfterSeconds;
+    if (error.statusCode === 429 && typeof wait === 'number') void reply.header('retry-after', String(wait));
     return reply.status(error.statusCode).send({
       error: error.code,
       message: error.message,
@@ -261,11 +316,16 @@ function errorHandler(error: FastifyError, request: FastifyRequest, reply: Fasti
       .join(' ');
     return reply.status(400).send({ error: 'invalid_request', message: `The request is not valid. ${summary}`, fields });
   }
+  // A database error the input caused (a bad value, a broken constraint, a denied row) is the
+  // client's to fix: 4xx with PostgreSQL's message, never a 500 (issue 16).
+  const sqlStatus = inputSqlStatus(error);
+  if (sqlStatus) return reply.status(sqlStatus).send({ error: 'invalid_request', message: (error as Error).message });
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const code = (error as { error?: string }).error === 'rate_limited' ? 'rate_limited' : (error.code ?? 'bad_request');
     const message = CLIENT_ERROR_MESSAGES[error.code] ?? error.message;
-    return reply.status(status).send({ error: code, message });
+    const wait = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    return reply.status(status).send({ error: code, message, ...(typeof wait === 'number' ? { retryAfterSeconds: wait } : {}) });
   }
   request.log.error({ err: error }, 'request failed');
   return reply.status(500).send({ error: 'internal', message: 'Something went wrong on our side. Please try again later.' });

@@ -29,9 +29,27 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   maintenance: boolean;
-  lockout: { maxAttempts: number; windowSeconds: number; lockSeconds: number };
+  /**
+   * Sign-in throttle (src/server/auth/throttle.ts): free failures per name and address, per
+   * address across names, the window that forgets them, and the longest delay (lockSeconds).
+   */
+  lockout: { maxAttempts: number; maxAttemptsPerAddress: number; windowSeconds: number; lockSeconds: number };
   /** Requests per minute and IP on the account routes. */
   authRateLimitPerMinute: number;
+  /**
+   * Which proxies may name the client address in X-Forwarded-For (Fastify's trustProxy):
+   * false (default: trust none, the socket address is the client), true (any: only behind a
+   * proxy that overwrites the header), a hop count, or a list of addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string[];
+  /** Requests per minute on GraphQL, REST and workflow routes, per signed-in person and per address (0: no limit). */
+  rateLimit: { perPersonPerMinute: number; perAddressPerMinute: number };
+  /** Bounds on one GraphQL operation (src/server/graphql/limits.ts). */
+  graphqlLimits: { maxCost: number; maxDepth: number; maxAliases: number; maxRootFields: number; defaultPageSize: number; maxTokens: number };
+  /** Longest statement of a request role, in ms (0: no limit). */
+  statementTimeoutMs: number;
+  /** Longest time to receive a request and, for GraphQL, to plan and run it, in ms (0: no limit). */
+  requestTimeoutMs: number;
   bodyLimitBytes: number;
   locales: Locale[];
   logLevel: string;
@@ -72,6 +90,21 @@ function flagSetting(env: Env, name: string): boolean {
   return raw === '1' || raw === 'true' || raw === 'yes' || raw === 'on';
 }
 
+/** TRUST_PROXY: empty or false (trust none), true, a hop count, or a comma list of addresses/CIDRs. */
+function trustProxySetting(env: Env): boolean | number | string[] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw.toLowerCase() === 'false') return false;
+  if (raw.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of list) {
+    if (!/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(entry) && !['loopback', 'linklocal', 'uniquelocal'].includes(entry)) {
+      throw new Error(`Setting TRUST_PROXY lists "${entry}"; give addresses, CIDR ranges, loopback, linklocal or uniquelocal`);
+    }
+  }
+  return list;
+}
+
 function localeSetting(env: Env): Locale[] {
   const raw = env.LOCALES;
   if (!raw) return [...SUPPORTED_LOCALES];
@@ -105,10 +138,26 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     maintenance: flagSetting(env, 'MAINTENANCE'),
     lockout: {
       maxAttempts: intSetting(env, 'LOCKOUT_MAX_ATTEMPTS', 5, 1),
+      maxAttemptsPerAddress: intSetting(env, 'LOCKOUT_MAX_ATTEMPTS_PER_ADDRESS', 20, 1),
       windowSeconds: intSetting(env, 'LOCKOUT_WINDOW_SECONDS', 15 * 60, 1),
       lockSeconds: intSetting(env, 'LOCKOUT_SECONDS', 15 * 60, 1),
     },
     authRateLimitPerMinute: intSetting(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 30, 1),
+    trustProxy: trustProxySetting(env),
+    rateLimit: {
+      perPersonPerMinute: intSetting(env, 'RATE_LIMIT_PER_PERSON_PER_MINUTE', 600, 0),
+      perAddressPerMinute: intSetting(env, 'RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 1200, 0),
+    },
+    graphqlLimits: {
+      maxCost: intSetting(env, 'GRAPHQL_MAX_COST', 50_000, 1),
+      maxDepth: intSetting(env, 'GRAPHQL_MAX_DEPTH', 12, 1),
+      maxAliases: intSetting(env, 'GRAPHQL_MAX_ALIASES', 64, 0),
+      maxRootFields: intSetting(env, 'GRAPHQL_MAX_ROOT_FIELDS', 64, 1),
+      defaultPageSize: intSetting(env, 'GRAPHQL_DEFAULT_PAGE_SIZE', 50, 1),
+      maxTokens: intSetting(env, 'GRAPHQL_MAX_TOKENS', 5000, 100),
+    },
+    statementTimeoutMs: intSetting(env, 'STATEMENT_TIMEOUT_MS', 15_000, 0),
+    requestTimeoutMs: intSetting(env, 'REQUEST_TIMEOUT_MS', 30_000, 0),
     bodyLimitBytes: intSetting(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024),
     locales: localeSetting(env),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),

@@ -107,7 +107,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext): void
     },
     async (request, reply) => {
       const login = request.body.username ?? request.body.email ?? '';
-      return reply.status(201).send(await signIn(ctx, login, request.body.password));
+      // request.ip honours only the configured trusted proxies (TRUST_PROXY), never any client.
+      return reply.status(201).send(await signIn(ctx, login, request.body.password, request.ip));
     },
   );
 

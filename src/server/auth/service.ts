@@ -22,6 +22,7 @@ import { badRequest, conflict, HttpError, notFound, unauthorized } from '../http
 import type { Mailer } from '../mail/mailer';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import type { TokenService } from './tokens';
+import type { SignInThrottle } from './throttle';
 
 export interface AuthContext {
   pool: pg.Pool;
@@ -31,13 +32,46 @@ export interface AuthContext {
   log: Logger;
   /** Key of the hashed-email validity records, derived from the signing secret. */
   emailHashKey: Buffer;
+  /** Growing delays after failed sign-ins (issue 16); without it (CLI) sign-in is not throttled. */
+  throttle?: SignInThrottle | undefined;
+  /** Work that runs after the answer has gone out (mails of reset, resend, email change). */
+  background?: BackgroundWork | undefined;
+}
+
+/**
+ * Work that must not delay an answer: an answer that waits for a mail server tells the caller
+ * whether a mail was sent, that is whether an account exists (issue 16). The app awaits what
+ * is still running when it closes.
+ */
+export class BackgroundWork {
+  private readonly running = new Set<Promise<void>>();
+  constructor(private readonly log: Logger) {}
+
+  /** Starts `task` on the next turn of the event loop, after the current answer is written. */
+  run(what: string, task: () => Promise<void>): void {
+    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(task)
+      .catch((error: unknown) => this.log.error({ err: error }, `${what} failed`))
+      .finally(() => this.running.delete(done));
+    this.running.add(done);
+  }
+
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+}
+
+/** Runs mail work after the answer when the app provides background work, else at once (CLI, unit use). */
+async function afterAnswer(ctx: AuthContext, what: string, task: () => Promise<void>): Promise<void> {
+  if (ctx.background) ctx.background.run(what, task);
+  else await task();
 }
 
 // ---------------------------------------------------------------------------------------------
 // Profile
 
 /** The profile columns a person sees about themselves (GET /api/auth/users/me). */
-const PROFILE_COLUMNS = `id, username::text, email::text, alias, gender, system_role,
+export const PROFILE_COLUMNS = `id, username::text, email::text, alias, gender, system_role,
   is_patient_account, is_therapist_account, is_supervisor_account, is_interviewer_account,
   is_supporter_account, is_counselor_account, is_coordinator_account, is_tester_account,
   is_counseling_only, registered_for_counseling, phone, last_login, nr_of_logins,
@@ -326,23 +360,26 @@ export const GENERIC_MAIL_ANSWER = {
 } as const;
 
 export async function resendConfirmation(ctx: AuthContext, email: string): Promise<typeof GENERIC_MAIL_ANSWER> {
-  const pending = await withOwner(ctx.pool, async (sql) => {
-    const { rows } = await sql.query<{ id: string; username: string; email: string; locale: Locale }>(
-      `select id, username::text, email::text, locale from app_public.users where email = $1 and email_confirmed_at is null`,
-      [email],
-    );
-    const user = rows[0];
-    if (!user) return undefined;
-    return { user, token: await createActionToken(sql, ctx.config, user.id, 'confirm_registration') };
-  });
-  if (pending) {
-    await ctx.mailer.send({
-      to: pending.user.email,
-      kind: 'confirm_registration',
-      locale: pending.user.locale,
-      params: { username: pending.user.username, link: `${ctx.config.publicUrl}/confirm-registration?token=${pending.token}` },
+  // The lookup and the mail happen after the answer: known and unknown addresses answer alike.
+  await afterAnswer(ctx, 'resend confirmation', async () => {
+    const pending = await withOwner(ctx.pool, async (sql) => {
+      const { rows } = await sql.query<{ id: string; username: string; email: string; locale: Locale }>(
+        `select id, username::text, email::text, locale from app_public.users where email = $1 and email_confirmed_at is null`,
+        [email],
+      );
+      const user = rows[0];
+      if (!user) return undefined;
+      return { user, token: await createActionToken(sql, ctx.config, user.id, 'confirm_registration') };
     });
-  }
+    if (pending) {
+      await ctx.mailer.send({
+        to: pending.user.email,
+        kind: 'confirm_registration',
+        locale: pending.user.locale,
+        params: { username: pending.user.username, link: `${ctx.config.publicUrl}/confirm-registration?token=${pending.token}` },
+      });
+    }
+  });
   return GENERIC_MAIL_ANSWER;
 }
 
@@ -350,80 +387,49 @@ export async function resendConfirmation(ctx: AuthContext, email: string): Promi
 // Sign-in and sign-out
 
 const invalidCredentials = () => unauthorized('invalid_credentials', 'The username or password is wrong.');
-const lockedUntil = (until: Date) =>
-  new HttpError(423, 'account_locked', 'Too many failed sign-ins: the account is locked for a while. Please try again later.', undefined, {
-    lockedUntil: until.toISOString(),
+/** The same answer for a known or unknown name: it says to wait, never that an account is locked. */
+const tooManyAttempts = (seconds: number) =>
+  new HttpError(429, 'too_many_attempts', `Too many failed sign-ins. Please wait ${seconds} seconds and try again.`, undefined, {
+    retryAfterSeconds: seconds,
   });
 
 interface SignInRow {
   id: string;
   password_hash: string;
-  failed_attempts: number;
-  first_failed_at: Date | null;
-  locked_until: Date | null;
   email_confirmed_at: Date | null;
-  now: Date;
 }
 
-export async function signIn(ctx: AuthContext, login: string, password: string): Promise<{ encoded: string; expiresAt: string }> {
+/**
+ * Signs a person in. `address` is the client address the throttle counts failures by; a
+ * failed sign-in answers 401 whether or not the name exists, and 429 with the wait while the
+ * name at this address (or the address) is slowed down (src/server/auth/throttle.ts).
+ */
+export async function signIn(ctx: AuthContext, login: string, password: string, address = 'local'): Promise<{ encoded: string; expiresAt: string }> {
+  const wait = ctx.throttle?.waitSeconds(login, address) ?? 0;
+  if (wait > 0) throw tooManyAttempts(wait);
   const found = await withOwner(ctx.pool, async (sql) => {
     const { rows } = await sql.query<SignInRow>(
-      `select u.id, s.password_hash, s.failed_attempts, s.first_failed_at, s.locked_until, u.email_confirmed_at, now() as now
+      `select u.id, s.password_hash, u.email_confirmed_at
          from app_public.users u join app_private.user_secrets s on s.user_id = u.id
         where (u.username = $1 or u.email = $1) and u.system_role = 'USER'`,
       [login],
     );
     return rows[0];
   });
-  if (!found) {
-    await verifyAgainstDummy(password);
+  // An unknown name costs the same hashing as a wrong password, so timing tells nothing either.
+  const valid = found ? await verifyPassword(found.password_hash, password) : (await verifyAgainstDummy(password), false);
+  if (!found || !valid) {
+    ctx.throttle?.recordFailure(login, address);
     throw invalidCredentials();
   }
-  if (found.locked_until && found.locked_until > found.now) throw lockedUntil(found.locked_until);
-
-  const valid = await verifyPassword(found.password_hash, password);
-  if (!valid) {
-    const lock = await recordFailedSignIn(ctx, found.id);
-    if (lock) throw lockedUntil(lock);
-    throw invalidCredentials();
-  }
+  ctx.throttle?.recordSuccess(login, address);
   if (!found.email_confirmed_at) {
     throw new HttpError(403, 'email_unconfirmed', 'Please confirm your email address first: open the link we mailed you, or ask for a new one.');
   }
   return withOwnerAs(ctx.pool, found.id, async (sql) => {
-    await sql.query(
-      `update app_private.user_secrets set failed_attempts = 0, first_failed_at = null, locked_until = null where user_id = $1`,
-      [found.id],
-    );
     await sql.query(`update app_public.users set last_login = now(), nr_of_logins = nr_of_logins + 1 where id = $1`, [found.id]);
     const token = await ctx.tokens.issue(sql, found.id);
     return { encoded: token.encoded, expiresAt: token.expiresAt.toISOString() };
-  });
-}
-
-/**
- * Counts a failed sign-in inside the lockout window, atomically (the row is locked), and
- * locks the account when the count reaches the limit. Returns the lock's end when it locked.
- */
-async function recordFailedSignIn(ctx: AuthContext, userId: string): Promise<Date | undefined> {
-  const { maxAttempts, windowSeconds, lockSeconds } = ctx.config.lockout;
-  return withOwner(ctx.pool, async (sql) => {
-    const { rows } = await sql.query<{ attempts: number }>(
-      `update app_private.user_secrets
-          set failed_attempts = case when first_failed_at > now() - make_interval(secs => $2) then failed_attempts + 1 else 1 end,
-              first_failed_at = case when first_failed_at > now() - make_interval(secs => $2) then first_failed_at else now() end
-        where user_id = $1
-        returning failed_attempts as attempts`,
-      [userId, windowSeconds],
-    );
-    if ((rows[0]?.attempts ?? 0) < maxAttempts) return undefined;
-    const locked = await sql.query<{ locked_until: Date }>(
-      `update app_private.user_secrets
-          set locked_until = now() + make_interval(secs => $2), failed_attempts = 0, first_failed_at = null
-        where user_id = $1 returning locked_until`,
-      [userId, lockSeconds],
-    );
-    return locked.rows[0]?.locked_until;
   });
 }
 
@@ -480,23 +486,26 @@ export async function changePassword(
 }
 
 export async function requestPasswordReset(ctx: AuthContext, email: string): Promise<typeof GENERIC_MAIL_ANSWER> {
-  const pending = await withOwner(ctx.pool, async (sql) => {
-    const { rows } = await sql.query<{ id: string; username: string; email: string; locale: Locale }>(
-      `select id, username::text, email::text, locale from app_public.users where email = $1 and system_role = 'USER'`,
-      [email],
-    );
-    const user = rows[0];
-    if (!user) return undefined;
-    return { user, token: await createActionToken(sql, ctx.config, user.id, 'reset_password') };
-  });
-  if (pending) {
-    await ctx.mailer.send({
-      to: pending.user.email,
-      kind: 'reset_password',
-      locale: pending.user.locale,
-      params: { username: pending.user.username, link: `${ctx.config.publicUrl}/confirm-reset?token=${pending.token}` },
+  // The lookup and the mail happen after the answer: known and unknown addresses answer alike.
+  await afterAnswer(ctx, 'password reset', async () => {
+    const pending = await withOwner(ctx.pool, async (sql) => {
+      const { rows } = await sql.query<{ id: string; username: string; email: string; locale: Locale }>(
+        `select id, username::text, email::text, locale from app_public.users where email = $1 and system_role = 'USER'`,
+        [email],
+      );
+      const user = rows[0];
+      if (!user) return undefined;
+      return { user, token: await createActionToken(sql, ctx.config, user.id, 'reset_password') };
     });
-  }
+    if (pending) {
+      await ctx.mailer.send({
+        to: pending.user.email,
+        kind: 'reset_password',
+        locale: pending.user.locale,
+        params: { username: pending.user.username, link: `${ctx.config.publicUrl}/confirm-reset?token=${pending.token}` },
+      });
+    }
+  });
   return GENERIC_MAIL_ANSWER;
 }
 
@@ -553,22 +562,29 @@ export async function requestEmailChange(
   if (!(await verifyPassword(account.password_hash, password))) {
     throw badRequest('invalid_password', 'The password is wrong.', { password: [{ code: 'password_wrong', message: 'The password is wrong.' }] });
   }
-  const token = await withOwner(ctx.pool, async (sql) => {
-    const { rows } = await sql.query('select 1 from app_public.users where email = $1', [newEmail]);
-    if (rows.length > 0) {
-      throw conflict('email_taken', 'This email address already belongs to an account.', {
-        newEmail: [{ code: 'email_taken', message: 'This email address already belongs to an account.' }],
+  // Whether the address is taken is decided after the answer, and the answer is the same either
+  // way: the owner of a taken address is told by mail instead of the person asking (issue 16).
+  await afterAnswer(ctx, 'email change', async () => {
+    const outcome = await withOwner(ctx.pool, async (sql) => {
+      const { rows } = await sql.query<{ username: string; email: string; locale: Locale }>(
+        'select username::text, email::text, locale from app_public.users where email = $1',
+        [newEmail],
+      );
+      if (rows[0]) return { taken: rows[0], token: undefined };
+      return { taken: undefined, token: await createActionToken(sql, ctx.config, identity.userId, 'change_email', newEmail) };
+    });
+    if (outcome.taken) {
+      await ctx.mailer.send({ to: outcome.taken.email, kind: 'email_change_taken', locale: outcome.taken.locale, params: { username: outcome.taken.username } });
+    } else {
+      await ctx.mailer.send({
+        to: newEmail,
+        kind: 'change_email',
+        locale: account.locale,
+        params: { username: account.username, newEmail, link: `${ctx.config.publicUrl}/confirm-emailchange?token=${outcome.token}` },
       });
     }
-    return createActionToken(sql, ctx.config, identity.userId, 'change_email', newEmail);
+    await ctx.mailer.send({ to: account.email, kind: 'email_change_notice', locale: account.locale, params: { username: account.username } });
   });
-  await ctx.mailer.send({
-    to: newEmail,
-    kind: 'change_email',
-    locale: account.locale,
-    params: { username: account.username, newEmail, link: `${ctx.config.publicUrl}/confirm-emailchange?token=${token}` },
-  });
-  await ctx.mailer.send({ to: account.email, kind: 'email_change_notice', locale: account.locale, params: { username: account.username } });
   return { status: 'confirmation_sent', message: 'We sent a link to the new address: open it to complete the change.' };
 }
 

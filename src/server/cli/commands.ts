@@ -42,7 +42,8 @@ export type Command =
   | { name: 'create-user'; user: UserDraft }
   | { name: 'create-case'; patient?: string | undefined; title?: string | undefined }
   | { name: 'add-member'; caseId: string; user: string; roles: CaseRole[] }
-  | { name: 'seed-demo'; force: boolean };
+  | { name: 'seed-demo'; force: boolean }
+  | { name: 'rebuild-case-inbox' };
 
 export interface PrepareIo {
   env?: Env;
@@ -89,6 +90,11 @@ Commands:
       Creates demo accounts for every role, with cases and care teams (password
       "${DEMO_PASSWORD}"). Running it again adds only what is missing. Demo accounts must
       never exist in production: it refuses when NODE_ENV=production unless --force.
+
+  rebuild-case-inbox
+      Recounts every case member's new messages and latest message, which the database
+      otherwise keeps up to date as messages are sent and read (migration 0032). For after a
+      bulk load with triggers switched off, or when in doubt; safe while the server runs.
 
   help
       Shows this text.
@@ -236,6 +242,9 @@ export function parseCommand(argv: readonly string[]): Command {
       return parseAddMember(args);
     case 'seed-demo':
       return parseSeedDemo(args);
+    case 'rebuild-case-inbox':
+      if (parseOptions('rebuild-case-inbox', args, {}).help) return { name: 'help' };
+      return { name: 'rebuild-case-inbox' };
     default:
       throw new UsageError(`Unknown command "${name}".`, true);
   }
@@ -356,6 +365,12 @@ async function runSeedDemo(ctx: CommandContext): Promise<void> {
   ctx.out(demoReport(seeded).join('\n'));
 }
 
+/** Recounts the kept message figures of every case member (app_hidden.rebuild_case_inbox, 0032). */
+async function runRebuildCaseInbox(ctx: CommandContext): Promise<void> {
+  const { rows } = await ctx.db.pool.query<{ kept: number }>('select app_hidden.rebuild_case_inbox() as kept');
+  ctx.out(`case inbox rebuilt: ${rows[0]!.kept} memberships counted`);
+}
+
 /** Runs a parsed and prepared command against an open, migrated database. */
 export async function executeCommand(command: Command, ctx: CommandContext): Promise<void> {
   switch (command.name) {
@@ -370,6 +385,8 @@ export async function executeCommand(command: Command, ctx: CommandContext): Pro
       return runAddMember(ctx, command);
     case 'seed-demo':
       return runSeedDemo(ctx);
+    case 'rebuild-case-inbox':
+      return runRebuildCaseInbox(ctx);
   }
 }
 

@@ -17,14 +17,33 @@ export interface Identity {
 
 export const ANONYMOUS: Identity = { userId: null };
 
+// Hardening (issue 16): the statement timeout of request roles. `SET LOCAL ROLE` does not apply
+// role-level settings (`alter role … set statement_timeout`), so every request transaction sets
+// it itself: PostGraphile through pgSettingsFor, withUser/readAsUser/queryOnceAsUser in the
+// same `select set_config(…)` as the user id (no extra statement, so result positions hold).
+let requestStatementTimeoutMs = 0;
+
+/** Sets the statement timeout of request transactions (buildApp, from STATEMENT_TIMEOUT_MS; 0: none). */
+export function setRequestStatementTimeout(ms: number): void {
+  if (!Number.isInteger(ms) || ms < 0) throw new Error('The statement timeout must be a whole number of milliseconds');
+  requestStatementTimeoutMs = ms;
+}
+
+/** `, set_config('statement_timeout', …)` for the setup select, or nothing when there is no limit. */
+function timeoutSetting(): string {
+  return requestStatementTimeoutMs > 0 ? `, set_config('statement_timeout', '${requestStatementTimeoutMs}', true)` : '';
+}
+
 /** The settings PostGraphile and withUser apply per transaction for an identity. */
 export function pgSettingsFor(identity: Identity): Record<string, string> {
   // JIT compilation costs tens to hundreds of milliseconds and pays off only for long analytic
   // queries; request queries are short, and a pessimistic row estimate under a policy can
   // trigger it (measured: ~200 ms on the coordinator's offer list). Off for every request.
-  return identity.userId
+  const settings = identity.userId
     ? { role: 'sanad_user', 'jwt.claims.user_id': identity.userId, jit: 'off' }
     : { role: 'sanad_anonymous', 'jwt.claims.user_id': '', jit: 'off' };
+  // Hardening (issue 16): see setRequestStatementTimeout.
+  return requestStatementTimeoutMs > 0 ? { ...settings, statement_timeout: String(requestStatementTimeoutMs) } : settings;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -61,7 +80,7 @@ async function inTransaction<T>(pool: pg.Pool, begin: string, fn: (sql: Sql) => 
 export function withUser<T>(pool: pg.Pool, identity: Identity, fn: (sql: Sql) => Promise<T>): Promise<T> {
   const settings = pgSettingsFor(identity);
   const userId = checkedUserId(settings['jwt.claims.user_id']);
-  return inTransaction(pool, `begin; set local role ${settings.role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)`, fn);
+  return inTransaction(pool, `begin; set local role ${settings.role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)${timeoutSetting()}`, fn);
 }
 
 export function withOwner<T>(pool: pg.Pool, fn: (sql: Sql) => Promise<T>): Promise<T> {
@@ -83,7 +102,7 @@ export async function readAsUser<T extends pg.QueryResultRow>(pool: pg.Pool, ide
   const userId = checkedUserId(settings['jwt.claims.user_id']);
   if (statement.includes(';')) throw new Error('readAsUser: one statement only');
   const results = (await pool.query(
-    `begin read only; set local role ${settings.role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true); ${statement}; commit`,
+    `begin read only; set local role ${settings.role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)${timeoutSetting()}; ${statement}; commit`,
   )) as unknown as pg.QueryResult<T>[];
   return results[4]!.rows;
 }
@@ -141,7 +160,7 @@ export function inlineParameters(statement: Statement): string {
 export async function queryOnceAsUser(pool: pg.Pool, identity: Identity, statements: readonly Statement[]): Promise<pg.QueryResult[]> {
   const settings = pgSettingsFor(identity);
   const userId = checkedUserId(settings['jwt.claims.user_id']);
-  const setup = `begin; set local role ${settings.role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)`;
+  const setup = `begin; set local role ${settings.role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)${timeoutSetting()}`;
   const message = [setup, ...statements.map(inlineParameters), 'commit'].join('; ');
   const client = await pool.connect();
   let broken: Error | undefined;

@@ -12,6 +12,8 @@ import type { FastifyRequest } from 'fastify';
 import { GraphQLError } from 'postgraphile/graphql';
 import { defaultMaskError } from 'postgraphile/grafserv';
 import { ANONYMOUS, pgSettingsFor } from '../db/transaction';
+import { joinFunctionRowsLaterally } from './lateral-functions';
+import { withOneMessageSetup } from './pg-adaptor';
 import { NOT_FOUND_OR_DENIED, NOT_FOUND_OR_DENIED_MESSAGE, RefuseHiddenRowsPlugin } from './refuse-hidden-rows';
 
 export const GRAPHQL_PATH = '/api/graphql';
@@ -21,6 +23,8 @@ export interface GraphqlOptions {
   pool: pg.Pool;
   graphiql: boolean;
   maxRequestLength: number;
+  /** Hardening (issue 16): the longest planning and execution of one request, in ms (0: none). */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -97,7 +101,11 @@ export function makePreset(options: GraphqlOptions): GraphileConfig.Preset {
     // (column-level update grants become the patch types).
     plugins: [RefuseHiddenRowsPlugin],
     pgServices: [
-      makePgService({ pool: options.pool, schemas: ['app_public'], pubsub: false, pgSettingsForIntrospection: { role: 'sanad_user' } }),
+      // speed (issue 17): withOneMessageSetup opens each statement's transaction in one round trip.
+      withOneMessageSetup(
+        makePgService({ pool: options.pool, schemas: ['app_public'], pubsub: false, pgSettingsForIntrospection: { role: 'sanad_user' } }),
+        options.pool,
+      ),
     ],
     grafserv: {
       graphqlPath: GRAPHQL_PATH,
@@ -109,6 +117,9 @@ export function makePreset(options: GraphqlOptions): GraphileConfig.Preset {
       maskError,
     },
     grafast: {
+      // Hardening (issue 16): planning blocks the event loop, so it gets a small share of the
+      // request time-out; execution stops starting new database steps once the time is up.
+      ...(options.requestTimeoutMs ? { timeouts: { planning: Math.min(5000, options.requestTimeoutMs), execution: options.requestTimeoutMs } } : {}),
       // The identity was verified by the onRequest hook in app.ts; it is never read from
       // anything the client could set directly.
       context(requestContext) {
@@ -120,5 +131,7 @@ export function makePreset(options: GraphqlOptions): GraphileConfig.Preset {
 }
 
 export function createGraphql(options: GraphqlOptions): PostGraphileInstance {
+  // speed (issue 17): row-returning computed columns join into list statements (lateral-functions.ts).
+  joinFunctionRowsLaterally();
   return postgraphile(makePreset(options));
 }

@@ -8,6 +8,8 @@ export type MailKind =
   | 'account_exists'
   | 'confirm_registration'
   | 'new_message' | 'reset_password' | 'change_email' | 'email_change_notice' | 'password_changed'
+  // issue 16: someone asked to move their account to an address that already has one
+  | 'email_change_taken'
   // workflow mails (src/server/workflow/handlers.ts): content-free, a link to the due tasks
   | 'workflow_task_waiting' | 'workflow_task_reminder';
 
@@ -141,6 +143,20 @@ const templates: Record<MailKind, Record<Locale, Template>> = {
     en: (p) => ({
       subject: 'Sanad: email address change requested',
       text: `Hello ${p.username},\n\na change of your account's email address was requested. It takes effect only once confirmed from the new address. If this was not you, change your password and contact the study team.\n\n${footer.en}`,
+    }),
+  },
+  email_change_taken: {
+    ar: (p) => ({
+      subject: 'سند: محاولة استخدام عنوان بريدك الإلكتروني',
+      text: `مرحبًا ${p.username}،\n\nطلب شخص ما نقل حساب آخر في سند إلى عنوان بريدك الإلكتروني. هذا العنوان مرتبط بحسابك، لذلك لم يتغير شيء. لا يلزمك فعل أي شيء.\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: Ihre E-Mail-Adresse sollte verwendet werden',
+      text: `Hallo ${p.username},\n\njemand hat beantragt, ein anderes Sanad-Konto auf Ihre E-Mail-Adresse umzustellen. Die Adresse gehört zu Ihrem Konto, daher wurde nichts geändert. Sie müssen nichts tun.\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: someone tried to use your email address',
+      text: `Hello ${p.username},\n\nsomeone asked to move another Sanad account to your email address. The address belongs to your account, so nothing was changed. You do not need to do anything.\n\n${footer.en}`,
     }),
   },
   password_changed: {

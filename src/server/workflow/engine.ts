@@ -551,7 +551,9 @@ async function persist(settings: StepSettings, def: DefinitionInfo, instance: In
     ),
   ];
   const waitingSignals = [...new Set(waiting.map((a) => def.activitySignals.get(a.id)).filter((m): m is string => !!m))];
-  const waitingExecutions = waiting.filter((a) => a.type !== 'bpmn:UserTask').map((a) => a.executionId);
+  // What POST /execution/{id}/signal may move: not user tasks (they are completed) and not the
+  // sub-processes that hold the trial's phases (a phase is no wait state: its inner events are).
+  const waitingExecutions = waiting.filter((a) => a.type !== 'bpmn:UserTask' && a.type !== 'bpmn:SubProcess').map((a) => a.executionId);
 
   // User tasks: close those no longer waiting, open the new ones.
   const openTasks = waiting.filter((a) => a.type === 'bpmn:UserTask');

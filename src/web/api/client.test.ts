@@ -43,3 +43,17 @@ describe('mutation errors (spec §7, §8)', () => {
     await expect(graphql('mutation { a }')).rejects.toMatchObject({ code: 'A', message: 'first' });
   });
 });
+
+describe('refusals before execution (issue 16)', () => {
+  it('turns a GraphQL limit refusal into its code and a 429 into rate_limited', async () => {
+    vi.stubGlobal('sessionStorage', { getItem: () => null });
+    vi.stubGlobal('localStorage', { getItem: () => null });
+    const answers = [
+      new Response(JSON.stringify({ errors: [{ message: 'too deep', extensions: { code: 'QUERY_TOO_DEEP' } }] }), { status: 400 }),
+      new Response(JSON.stringify({ errors: [{ message: 'wait', extensions: { code: 'RATE_LIMITED', retryAfterSeconds: 7 } }] }), { status: 429 }),
+    ];
+    vi.stubGlobal('fetch', vi.fn(async () => answers.shift()!));
+    await expect(graphql('{ a }')).rejects.toMatchObject({ status: 400, code: 'QUERY_TOO_DEEP', message: 'too deep' });
+    await expect(graphql('{ a }')).rejects.toMatchObject({ status: 429, code: 'rate_limited', message: 'wait' });
+  });
+});

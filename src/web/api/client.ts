@@ -90,10 +90,13 @@ export async function api<T>(method: string, path: string, options: RequestOptio
   if (response.ok) return body as T;
   if (response.status === 503 && body.maintenance === true) maintenanceListeners.forEach((l) => l());
   if (response.status === 401 && body.error === 'session_invalid') sessionEndedListeners.forEach((l) => l());
+  // Issue 16: GraphQL refusals before execution (limits, 429) carry a GraphQL error body.
+  const refusal = Array.isArray(body.errors) ? (body.errors[0] as { message?: unknown; extensions?: { code?: unknown } } | undefined) : undefined;
+  const refusalCode = typeof refusal?.extensions?.code === 'string' ? refusal.extensions.code : undefined;
   throw new ApiError(
     response.status,
-    typeof body.error === 'string' ? body.error : `http_${response.status}`,
-    typeof body.message === 'string' ? body.message : response.statusText,
+    typeof body.error === 'string' ? body.error : response.status === 429 ? 'rate_limited' : (refusalCode ?? `http_${response.status}`),
+    typeof body.message === 'string' ? body.message : typeof refusal?.message === 'string' ? refusal.message : response.statusText,
     (body.fields as FieldErrors | undefined) ?? {},
     body,
   );

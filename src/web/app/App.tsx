@@ -2,9 +2,11 @@
  * The application: providers for errors, session and confirmations around the router, and
  * the maintenance screen whenever the server reports maintenance (spec §1).
  */
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { onMaintenance } from '../api/client';
+import { queryClient } from '../api/query';
 import { ErrorsProvider } from '../features/errors/errors';
 import { ErrorList } from '../features/errors/ErrorList';
 import { MaintenanceScreen } from '../features/errors/MaintenanceScreen';
@@ -18,13 +20,15 @@ export function App({ maintenance: initialMaintenance }: { maintenance: boolean 
   const router = useMemo(() => createRouter(), []);
   if (maintenance) return <MaintenanceScreen />;
   return (
-    <ErrorsProvider>
-      <SessionProvider>
-        <ConfirmProvider>
-          <RouterProvider router={router} />
-          <ErrorList />
-        </ConfirmProvider>
-      </SessionProvider>
-    </ErrorsProvider>
+    <QueryClientProvider client={queryClient}>
+      <ErrorsProvider>
+        <SessionProvider>
+          <ConfirmProvider>
+            <RouterProvider router={router} />
+            <ErrorList />
+          </ConfirmProvider>
+        </SessionProvider>
+      </ErrorsProvider>
+    </QueryClientProvider>
   );
 }

@@ -10,7 +10,7 @@ import { RECIPIENT_GROUPS } from '../../domain/messages';
 import { CASE_ROLES } from '../../domain/roles';
 import { TASK_DUE_WINDOWS, TASK_GROUPS, TASK_SORTS } from '../../domain/workflow-tasks';
 import { ERROR_KEYS } from '../api/error-key';
-import { PATIENT_FLAGS } from '../features/cases/queries';
+import { PATIENT_FLAGS } from '../features/cases/api';
 import en from './en.json';
 
 function has(key: string): boolean {

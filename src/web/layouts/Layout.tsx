@@ -3,6 +3,7 @@
  * navigation for the person's role and the locale switcher, the page, and a footer with the
  * information pages and a crisis note. The layout only changes the colours.
  */
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
@@ -10,7 +11,7 @@ import { canAccess, routeById, type Layout as LayoutName, type RouteId } from '.
 import { accountFlags } from '../session/profile';
 import { useSession } from '../session/session';
 import { isAvailable } from '../app/screens';
-import { useUnreadCount } from '../features/messages/useUnreadCount';
+import { unreadQuery } from '../features/messages/api';
 import { LocaleSwitcher } from './LocaleSwitcher';
 
 const SIGNED_IN_NAV: RouteId[] = ['home', 'conversation', 'adminCases', 'adminTasks', 'interviewBooking', 'interviewManage', 'profile'];
@@ -44,7 +45,7 @@ export function Layout({ layout, children }: { layout: LayoutName; children: Rea
   const session = useSession();
   const flags = accountFlags(session.user);
   const nav = (session.user ? SIGNED_IN_NAV : SIGNED_OUT_NAV).filter((id) => isAvailable(id) && canAccess(routeById(id), flags));
-  const unread = useUnreadCount(session.user?.id ?? null);
+  const unread = useQuery({ ...unreadQuery(), enabled: Boolean(session.user) }).data ?? 0;
 
   return (
     <div className={`app-shell layout-${layout}`}>

@@ -3,20 +3,20 @@
  * loads. Token, current user and current case id live in session storage; sign-out clears
  * them, the caches and the error list.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, ApiError, graphql, onSessionEnded, readToken, storeToken } from '../api/client';
+import { QueryObserver, useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { isInterviewerLevel } from '../../domain/roles';
+import { api, ApiError, onSessionEnded, readToken, storeToken } from '../api/client';
 import { useErrors } from '../features/errors/errors';
+import { offersQuery } from '../features/interviews/api';
+import { loadCases, type CaseSummary } from './api';
 import { clearAllOutboxes } from './unsent-answers';
-import type { Profile } from './profile';
+import { accountFlags, type Profile } from './profile';
 
 const USER_KEY = 'currentUser';
 const CASE_KEY = 'currentCaseId';
 
-export interface CaseSummary {
-  id: string;
-  shortId: string;
-  stage: string;
-}
+export type { CaseSummary };
 
 export interface Session {
   token: string | null;
@@ -43,11 +43,6 @@ function readStoredUser(): Profile | null {
   }
 }
 
-async function loadCases(): Promise<CaseSummary[]> {
-  const data = await graphql<{ allCasesList: CaseSummary[] }>(`query AllCases { allCasesList(orderBy: CREATED_AT_ASC) { id shortId stage } }`);
-  return data.allCasesList;
-}
-
 export function SessionProvider({ children }: { children: ReactNode }) {
   const errors = useErrors();
   const [token, setToken] = useState<string | null>(() => readToken());
@@ -55,6 +50,24 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [cases, setCases] = useState<CaseSummary[]>([]);
   const [currentCaseId, setCurrentCaseId] = useState<string | null>(() => sessionStorage.getItem(CASE_KEY));
   const [failedLogin, setFailedLogin] = useState<ApiError | null>(null);
+  const queryClient = useQueryClient();
+  /** Spec §4 Session: the offers watch of an interviewer-level user, from sign-in to sign-out. */
+  const offersWatch = useRef<(() => void) | null>(null);
+
+  const stopWatchingOffers = useCallback(() => {
+    offersWatch.current?.();
+    offersWatch.current = null;
+  }, []);
+
+  const watchOffers = useCallback(
+    (profile: Profile) => {
+      const flags = accountFlags(profile);
+      if (offersWatch.current || !flags || !isInterviewerLevel(flags)) return;
+      const observer = new QueryObserver(queryClient, offersQuery());
+      offersWatch.current = observer.subscribe(() => undefined);
+    },
+    [queryClient],
+  );
 
   const setUser = useCallback((profile: Profile | null) => {
     setUserState(profile);
@@ -72,21 +85,26 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const loadSessionData = useCallback(async () => {
     const profile = await api<Profile>('GET', '/api/auth/users/me');
     setUser(profile);
+    watchOffers(profile);
     const loaded = await loadCases();
     setCases(loaded);
     const stored = sessionStorage.getItem(CASE_KEY);
     if (!stored || !loaded.some((c) => c.id === stored)) setCurrentCase(loaded[0]?.id ?? null);
     return profile;
-  }, [setUser, setCurrentCase]);
+  }, [setUser, setCurrentCase, watchOffers]);
 
   const clear = useCallback(() => {
+    // Spec §4 Session: stop watching offers, then drop every kept answer (offers, the offer
+    // being edited and everything else) with the token, user, current case and error list.
+    stopWatchingOffers();
+    queryClient.clear();
     storeToken(null);
     setToken(null);
     setUser(null);
     setCases([]);
     setCurrentCase(null);
     errors.clearAll();
-  }, [errors, setUser, setCurrentCase]);
+  }, [errors, setUser, setCurrentCase, stopWatchingOffers, queryClient]);
 
   const reloadProfile = useCallback(async () => {
     try {

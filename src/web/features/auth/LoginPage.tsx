@@ -32,6 +32,16 @@ function FailedLogin() {
         </Alert>
       );
     }
+    // Issue 16: sign-in slows down after failures (never a lock); the server says how long to wait.
+    // The page's own "forgot password" link stays right below the form.
+    case 'too_many_attempts':
+    case 'rate_limited': {
+      const seconds = typeof failedLogin.body.retryAfterSeconds === 'number' ? failedLogin.body.retryAfterSeconds : 60;
+      const wait = t('hardening.seconds', { count: seconds });
+      return (
+        <Alert kind="error">{t(failedLogin.code === 'too_many_attempts' ? 'hardening.tooManyAttempts' : 'hardening.rateLimited', { wait })}</Alert>
+      );
+    }
     case 'email_unconfirmed':
       return (
         <Alert kind="warning">

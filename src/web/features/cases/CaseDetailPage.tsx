@@ -3,11 +3,11 @@
  * patient, the members with their roles, and the messages the reader may see. Coordinators
  * edit the fields and the membership; other staff read. The database enforces the same split.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { sortMessages } from '../../../domain/messages';
-import { ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Page, Spinner } from '../../ui/ui';
@@ -17,7 +17,7 @@ import { CaseTasksSection } from '../tasks/CaseTasksSection';
 import { personName } from '../messages/names';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
 import { MembersSection } from './MembersSection';
-import { loadCase, PATIENT_FLAGS, type CaseDetail, type CasePatient } from './queries';
+import { caseDetailQuery, PATIENT_FLAGS, refetchAfterCaseChange, type CaseDetail, type CasePatient } from './api';
 
 function PatientSection({ patient }: { patient: CasePatient | null }) {
   const { t } = useTranslation();
@@ -95,23 +95,10 @@ export function CaseDetailPage() {
   const { caseId = '' } = useParams();
   const session = useSession();
   const navigate = useNavigate();
-  const [detail, setDetail] = useState<CaseDetail | null | undefined>(undefined);
-  const [error, setError] = useState<ApiError | null>(null);
+  const queryClient = useQueryClient();
+  const { data: detail, error } = useQuery(caseDetailQuery(caseId));
   const canManage = Boolean(session.user?.is_coordinator_account);
-
-  const reload = useCallback(async () => {
-    try {
-      setDetail(await loadCase(caseId));
-      setError(null);
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught : new ApiError(0, 'unknown', String(caught)));
-      setDetail((current) => current ?? null);
-    }
-  }, [caseId]);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+  const reload = () => refetchAfterCaseChange(queryClient, caseId);
 
   const title = detail ? t('cases.caseTitle', { shortId: detail.shortId }) : t('nav.adminCase');
   const openConversation = () => {

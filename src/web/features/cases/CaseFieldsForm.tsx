@@ -6,7 +6,7 @@ import { ErrorAlert } from '../../ui/ErrorAlert';
 import { useDiscardPrompt } from '../../ui/useDiscardPrompt';
 import { Alert, Checkbox, SelectField, TextArea, TextField } from '../../ui/ui';
 import { StageName } from './labels';
-import { updateCase, type CaseFields } from './queries';
+import { updateCase, type CaseFields } from './api';
 
 /** The form's values: text fields as strings ('' stands for empty), flags as booleans. */
 type FormValues = { [K in keyof CaseFields]: CaseFields[K] extends boolean ? boolean : string };

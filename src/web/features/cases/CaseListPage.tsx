@@ -15,7 +15,7 @@ import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Checkbox, Page, SelectField, Spinner, TextField } from '../../ui/ui';
 import { personName } from '../messages/names';
-import { loadCaseList, type CaseListFilter, type CaseListItem } from './queries';
+import { loadCaseList, type CaseListFilter, type CaseListItem } from './api';
 import { RoleList, StageName } from './labels';
 import { OutcomesOverview } from '../scores/OutcomesOverview';
 import { ResearchExport } from '../export/ResearchExport';

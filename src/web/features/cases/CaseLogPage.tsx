@@ -3,20 +3,20 @@
  * newest first, filterable by table and operation. Who acted, when, and what changed; the
  * log never holds message subjects or bodies (0006-messages.sql redacts them).
  */
-import { useRef } from 'react';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { auditChanges, mentionedPeople, PERSON_KEYS, type AuditChange } from '../../../domain/audit';
 import { isKnownStage } from '../../../domain/case-stages';
 import { formatDateTime } from '../../../domain/format';
-import { useLoad } from '../../api/useLoad';
 import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Page, SelectField, Spinner } from '../../ui/ui';
-import type { Person } from '../messages/queries';
+import type { Person } from '../messages/api';
 import { personName } from '../messages/names';
-import { AUDIT_PAGE_SIZE, loadAuditLog, loadPeople, type AuditRow } from './queries';
+import { AUDIT_PAGE_SIZE, caseLogQuery, personQuery, type AuditRow } from './api';
 
 const TABLES = ['cases', 'case_members', 'case_messages', 'users'] as const;
 const OPERATIONS = ['INSERT', 'UPDATE', 'DELETE'] as const;
@@ -24,17 +24,17 @@ const OPERATIONS = ['INSERT', 'UPDATE', 'DELETE'] as const;
 const UNSHOWN_KEYS = new Set(['case_id']);
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
-interface LogPage {
-  shortId: string | null;
-  totalCount: number;
-  nodes: AuditRow[];
-  people: Map<string, Person>;
+/** Names for the people a log page mentions, each asked once per session (personQuery). */
+function usePeople(rows: readonly AuditRow[] | undefined): Map<string, Person> {
+  const ids = useMemo(() => [...new Set((rows ?? []).flatMap((row) => [...(row.actorId ? [row.actorId] : []), ...mentionedPeople(asRecord(row.oldData), asRecord(row.newData))]))], [rows]);
+  const results = useQueries({ queries: ids.map((id) => personQuery(id)) });
+  const people = new Map<string, Person>();
+  for (const result of results) if (result.data) people.set(result.data.id, result.data);
+  return people;
 }
 
-async function loadLogPage(caseId: string, filter: { tableName: string; operation: string; offset: number }): Promise<LogPage> {
-  const page = await loadAuditLog(caseId, filter);
-  const ids = page.nodes.flatMap((row) => [...(row.actorId ? [row.actorId] : []), ...mentionedPeople(row.oldData, row.newData)]);
-  return { ...page, people: await loadPeople(ids) };
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
 }
 
 function Value({ field, value, people }: { field: string; value: unknown; people: Map<string, Person> }) {
@@ -93,7 +93,7 @@ function LogEntry({ row, people }: { row: AuditRow; people: Map<string, Person> 
         {' · '}
         <time dateTime={row.at}>{formatDateTime(new Date(row.at), currentLocale(), user?.time_zone ?? 'UTC')}</time>
       </p>
-      <ChangeList operation={row.operation} changes={auditChanges(row.operation, row.oldData, row.newData)} people={people} />
+      <ChangeList operation={row.operation} changes={auditChanges(row.operation, asRecord(row.oldData), asRecord(row.newData))} people={people} />
     </li>
   );
 }
@@ -105,10 +105,8 @@ export function CaseLogPage() {
   const tableName = params.get('table') ?? '';
   const operation = params.get('operation') ?? '';
   const offset = Math.max(0, Number(params.get('offset')) || 0);
-  const { data: page, error, loading } = useLoad(
-    () => loadLogPage(caseId, { tableName, operation, offset }),
-    JSON.stringify([caseId, tableName, operation, offset]),
-  );
+  const { data: page, error, isFetching: loading } = useQuery(caseLogQuery(caseId, { tableName, operation, offset }));
+  const people = usePeople(page?.nodes);
   const heading = useRef<HTMLHeadingElement>(null);
 
   const update = (next: { table?: string; operation?: string; offset?: number }) => {
@@ -157,7 +155,7 @@ export function CaseLogPage() {
       {page && shown > 0 ? (
         <ol className="log-list" aria-busy={loading || undefined}>
           {page.nodes.map((row) => (
-            <LogEntry key={row.id} row={row} people={page.people} />
+            <LogEntry key={row.id} row={row} people={people} />
           ))}
         </ol>
       ) : null}

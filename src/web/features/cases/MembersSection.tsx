@@ -1,4 +1,5 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../domain/format';
 import { involvementFor, rolesOf } from '../../../domain/messages';
@@ -11,7 +12,7 @@ import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Checkbox, SelectField, TextField } from '../../ui/ui';
 import { personName } from '../messages/names';
 import { RoleList } from './labels';
-import { addCaseMember, findAccount, loadStaffAccounts, removeCaseMember, updateCaseMember, type Account, type CaseMemberRow } from './queries';
+import { addCaseMember, findAccount, removeCaseMember, staffAccountsQuery, updateCaseMember, type Account, type CaseMemberRow } from './api';
 
 function toApiError(error: unknown): ApiError {
   return error instanceof ApiError ? error : new ApiError(0, 'unknown', String(error));
@@ -172,7 +173,8 @@ function MemberItem({ member, canManage, onChanged }: { member: CaseMemberRow; c
  */
 function AddMemberForm({ caseId, memberIds, onChanged }: { caseId: string; memberIds: Set<string>; onChanged(): Promise<void> }) {
   const { t } = useTranslation();
-  const [accounts, setAccounts] = useState<Account[]>([]);
+  const staff = useQuery(staffAccountsQuery());
+  const accounts = staff.data ?? [];
   const [chosen, setChosen] = useState<Account | null>(null);
   const [username, setUsername] = useState('');
   const [notFound, setNotFound] = useState(false);
@@ -181,9 +183,6 @@ function AddMemberForm({ caseId, memberIds, onChanged }: { caseId: string; membe
   const [error, setError] = useState<ApiError | null>(null);
   const [added, setAdded] = useState<string | null>(null);
 
-  useEffect(() => {
-    loadStaffAccounts().then(setAccounts, (caught: unknown) => setError(toApiError(caught)));
-  }, []);
 
   const choose = (account: Account | null) => {
     setChosen(account);
@@ -232,7 +231,7 @@ function AddMemberForm({ caseId, memberIds, onChanged }: { caseId: string; membe
           {t('cases.added', { name: added })}
         </p>
       ) : null}
-      <ErrorAlert error={error} />
+      <ErrorAlert error={error ?? staff.error} />
       <form className="form" onSubmit={(e) => void add(e)} noValidate>
         <SelectField
           label={t('cases.chooseStaff')}

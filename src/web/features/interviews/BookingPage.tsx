@@ -14,16 +14,16 @@ import { useConfirm } from '../../ui/confirm';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Page, SelectField, Spinner } from '../../ui/ui';
 import { shortId } from '../../../domain/short-id';
-import { bookInterview, cancelInterviewBooking, loadAvailableDates, loadCaseBookings, loadCasesForBooking, type AvailableDate, type CaseBooking } from './queries';
+import { availableDatesQuery, bookInterview, cancelInterviewBooking, caseBookingsQuery, casesForBookingQuery, type AvailableDate, type CaseBooking } from './api';
 import { dayHeading, JoinLink, useNow, useZone, ZoneNote } from './shared';
-import { refetchAfter, useReloadable, WATCH_INTERVAL_MS } from './useInterviewData';
+import { useLoaded, useRefetchAfter } from './useInterviewData';
 
 export function BookingPage() {
   const { t } = useTranslation();
   const session = useSession();
   const isCoordinator = Boolean(session.user?.is_coordinator_account);
   const [chosenCase, setChosenCase] = useState('');
-  const cases = useReloadable(() => (isCoordinator ? loadCasesForBooking() : Promise.resolve([])), `cases:${isCoordinator}`);
+  const cases = useLoaded({ ...casesForBookingQuery(), enabled: isCoordinator });
   const caseId = isCoordinator ? chosenCase : session.currentCaseId;
 
   return (
@@ -49,8 +49,9 @@ function CaseBookingView({ caseId }: { caseId: string }) {
   const { timeZone } = useZone();
   const now = useNow();
   const confirm = useConfirm();
-  const bookings = useReloadable(() => loadCaseBookings(caseId), `bookings:${caseId}`);
-  const dates = useReloadable(() => loadAvailableDates(new Date()), `dates:${caseId}`, WATCH_INTERVAL_MS);
+  const bookings = useLoaded(caseBookingsQuery(caseId));
+  const dates = useLoaded(availableDatesQuery());
+  const refetchAfter = useRefetchAfter();
   const [error, setError] = useState<ApiError | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -66,7 +67,7 @@ function CaseBookingView({ caseId }: { caseId: string }) {
       setError(caught instanceof ApiError ? caught : new ApiError(0, 'unknown', String(caught)));
     }
     // Also after a failure: a slot someone else just took must disappear from the list.
-    await refetchAfter(action, { dates, bookings });
+    await refetchAfter(action);
     setBusy(false);
   }
 

@@ -8,16 +8,16 @@ import { useTranslation } from 'react-i18next';
 import { dayKey, formatTime } from '../../../domain/format';
 import { Page, Spinner } from '../../ui/ui';
 import { ErrorAlert } from '../../ui/ErrorAlert';
-import { loadCalendar, type Offer } from './queries';
+import { calendarQuery, type Offer } from './api';
 import { dayHeading, shiftWeek, useZone, weekFrom, weekOf, ZoneNote } from './shared';
-import { useReloadable, WATCH_INTERVAL_MS } from './useInterviewData';
+import { useLoaded } from './useInterviewData';
 
 export function CalendarPage() {
   const { t } = useTranslation();
   const { timeZone, locale } = useZone();
   const [monday, setMonday] = useState(() => weekOf(new Date(), timeZone));
   const week = weekFrom(monday, timeZone);
-  const offers = useReloadable(() => loadCalendar(week.since, week.until), `calendar:${monday}:${timeZone}`, WATCH_INTERVAL_MS);
+  const offers = useLoaded(calendarQuery(week.since, week.until));
 
   const byInterviewer = new Map<string, Offer[]>();
   for (const o of offers.data ?? []) {

@@ -17,16 +17,16 @@ import { Alert, Checkbox, Page, SelectField, Spinner, TextField } from '../../ui
 import {
   createOffer,
   createOfferSeries,
-  loadInterviewers,
-  loadOffers,
+  interviewersQuery,
+  offersQuery,
   offerAction,
   rescheduleOffer,
   setExternalLink,
   updateOffer,
   type Offer,
-} from './queries';
+} from './api';
 import { dayHeading, JoinLink, shiftWeek, useNow, useZone, weekFrom, weekOf, ZoneNote, type Week } from './shared';
-import { refetchAfter, useReloadable, WATCH_INTERVAL_MS } from './useInterviewData';
+import { useLoaded, useRefetchAfter } from './useInterviewData';
 import { sendOfferMessage } from './workflowMessages';
 
 type Intent = 'reschedule' | 'link';
@@ -41,7 +41,8 @@ export function ManagePage() {
   const { timeZone, locale } = useZone();
   const now = useNow();
   const confirm = useConfirm();
-  const offers = useReloadable(loadOffers, 'offers', WATCH_INTERVAL_MS);
+  const offers = useLoaded(offersQuery());
+  const refetchAfter = useRefetchAfter();
   const [editing, setEditing] = useState<Editing | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -59,7 +60,7 @@ export function ManagePage() {
       setError(caught instanceof ApiError ? caught : new ApiError(0, 'unknown', String(caught)));
       return false;
     }
-    await refetchAfter(action, { offers });
+    await refetchAfter(action);
     setDone(message);
     const workflowMessage = workflowMessageAfter(action);
     if (workflowMessage && offerId) await sendOfferMessage(workflowMessage, offerId);
@@ -158,7 +159,7 @@ function CreateForm({
   const [weeks, setWeeks] = useState('6');
   const [interviewerId, setInterviewerId] = useState('');
   const [busy, setBusy] = useState(false);
-  const interviewers = useReloadable(() => (isCoordinator ? loadInterviewers() : Promise.resolve([])), `interviewers:${isCoordinator}`);
+  const interviewers = useLoaded({ ...interviewersQuery(), enabled: isCoordinator });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -7,7 +7,7 @@ import { useConfirm } from '../../ui/confirm';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { useDiscardPrompt } from '../../ui/useDiscardPrompt';
 import { Alert, Checkbox, TextArea, TextField, useFieldErrorText } from '../../ui/ui';
-import { createMessage, updateMessage } from './queries';
+import { createMessage, updateMessage } from './api';
 
 /** What the composer starts from: a new message, an answer, or one of my drafts. */
 export interface ComposerStart {

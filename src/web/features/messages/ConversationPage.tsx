@@ -3,12 +3,13 @@
  * signed-in person, their drafts, and the composer. Staff switch between their cases here;
  * a patient has one case. What anybody sees is decided by the database (0006-messages.sql).
  */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { addressedGroups, readMarkAfter, replyGroups, sortMessages } from '../../../domain/messages';
+import { addressedGroups, landingCase, readMarkAfter, replyGroups, sortMessages } from '../../../domain/messages';
 import { isStaff } from '../../../domain/roles';
 import { shortId } from '../../../domain/short-id';
-import { ApiError } from '../../api/client';
+import type { ApiError } from '../../api/client';
 import { accountFlags } from '../../session/profile';
 import { useSession } from '../../session/session';
 import { useConfirm } from '../../ui/confirm';
@@ -18,27 +19,29 @@ import { Composer, type ComposerStart } from './Composer';
 import { DraftItem } from './DraftItem';
 import { MessageItem } from './MessageItem';
 import { personName } from './names';
-import { deleteMessage, loadConversation, loadMyCases, markRead, setFavorite, updateMessage, type CaseMessage, type Conversation, type MyCase } from './queries';
-import { refreshUnreadCount } from './useUnreadCount';
-
-function toApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : new ApiError(0, 'unknown', String(error));
-}
+import { conversationQuery, deleteMessage, markRead, myCasesQuery, refetchAfterMessageAction, setFavorite, updateMessage, type CaseMessage } from './api';
 
 const EMPTY_START: ComposerStart = { draftId: null, subject: '', body: '', groups: [] };
 
-/** A staff member's cases, to choose which conversation to read (session.setCurrentCase). */
+/**
+ * A staff member's cases, to choose which conversation to read (session.setCurrentCase), each
+ * with my unread count. On arrival the page opens the case with the newest unread message.
+ */
 function CaseSwitcher({ currentCaseId, onSwitch }: { currentCaseId: string | null; onSwitch(caseId: string): void }) {
   const { t } = useTranslation();
-  const [cases, setCases] = useState<MyCase[] | null>(null);
+  const { data: cases } = useQuery(myCasesQuery());
+  const landed = useRef(false);
   useEffect(() => {
-    loadMyCases().then(setCases, () => setCases([]));
-  }, []);
+    if (!cases || landed.current) return;
+    landed.current = true;
+    const target = landingCase(cases.flatMap((c) => (c.case ? [c.case] : [])));
+    if (target && target !== currentCaseId) onSwitch(target);
+  }, [cases, currentCaseId, onSwitch]);
   if (!cases) return null;
   const options = cases.flatMap((c) => {
     if (!c.case) return [];
     const label = [c.case.shortId, personName(c.case.patient) ?? c.case.title].filter(Boolean).join(' · ');
-    return [{ value: c.caseId, label: c.case.newMessages ? t('messages.caseOptionNew', { label, count: c.case.newMessages }) : label }];
+    return [{ value: c.caseId, label: c.case.newMessages ? t('messages.caseOptionNew', { label, count: Number(c.case.newMessages) }) : label }];
   });
   // A coordinator may be looking at a case they are not a member of: keep it selectable.
   if (currentCaseId && !options.some((o) => o.value === currentCaseId)) options.unshift({ value: currentCaseId, label: shortId(currentCaseId) });
@@ -60,29 +63,28 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
   const { t } = useTranslation();
   const { user } = useSession();
   const confirm = useConfirm();
-  const [data, setData] = useState<Conversation | null | undefined>(undefined);
-  const [loadError, setLoadError] = useState<ApiError | null>(null);
+  const queryClient = useQueryClient();
+  const conversation = useQuery(conversationQuery(caseId));
+  const data = conversation.data;
+  const loadError = conversation.error;
   const [openId, setOpenId] = useState<string | null>(null);
   const [composer, setComposer] = useState<(ComposerStart & { key: number }) | null>(null);
   const [composerDirty, setComposerDirty] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<ApiError | null>(null);
-  const [busyId, setBusyId] = useState<string | null>(null);
   const nextKey = useRef(1);
   const writeButton = useRef<HTMLButtonElement>(null);
-
-  const reload = useCallback(async () => {
-    try {
-      setData(await loadConversation(caseId));
-      setLoadError(null);
-    } catch (error) {
-      setLoadError(toApiError(error));
-    }
-  }, [caseId]);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+  const reload = useCallback(() => refetchAfterMessageAction(queryClient, caseId), [queryClient, caseId]);
+  /** Runs an action on the lists: one at a time, errors shown, the lists refetched after. */
+  const action = useMutation({
+    mutationFn: ({ run }: { id: string; run: () => Promise<unknown>; success?: string }) => run(),
+    onMutate: () => setNotice(null),
+    onSuccess: (_result, { success }) => {
+      if (success) setNotice(success);
+    },
+    onSettled: () => reload(),
+  });
+  const busyId = action.isPending ? action.variables.id : null;
+  const act = (id: string, run: () => Promise<unknown>, success?: string) => action.mutateAsync({ id, run, ...(success ? { success } : {}) }).catch(() => undefined);
 
   const trackDirty = useCallback(
     (dirty: boolean) => {
@@ -92,29 +94,13 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
     [onDirtyChange],
   );
 
-  if (data === undefined) return loadError ? <LoadFailed error={loadError} onRetry={() => void reload()} /> : <Spinner />;
+  if (data === undefined) return loadError ? <LoadFailed error={loadError} onRetry={() => void conversation.refetch()} /> : <Spinner />;
   if (data === null) return <Alert kind="info">{t('messages.caseNotFound')}</Alert>;
 
   const involvement = data.myInvolvement;
   const timeZone = user?.time_zone ?? 'UTC';
   const { drafts, sent } = sortMessages([...(data.unsentMessagesList ?? []), ...(data.sentMessagesList ?? [])]);
   const unreadCount = sent.filter((m) => m.isUnread).length;
-
-  /** Runs an action on the lists: one at a time, errors shown, the lists reloaded after. */
-  const act = async (id: string, action: () => Promise<unknown>, success?: string) => {
-    setBusyId(id);
-    setActionError(null);
-    setNotice(null);
-    try {
-      await action();
-      if (success) setNotice(success);
-    } catch (error) {
-      setActionError(toApiError(error));
-    } finally {
-      setBusyId(null);
-      await reload();
-    }
-  };
 
   /** Closing the composer removes the focused element; focus returns to where writing starts. */
   const closeComposer = () => {
@@ -139,19 +125,13 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
     setOpenId(opening ? message.id : null);
     if (!opening || !message.isUnread || !message.sentAt || !involvement) return;
     const at = message.sentAt;
-    void act(message.id, async () => {
-      await markRead(caseId, at);
-      await refreshUnreadCount();
-    });
+    void act(message.id, () => markRead(caseId, at));
   };
 
   const markAllRead = () => {
     // "Now", or the newest message's own time if the device's clock is behind the server's.
     const at = sent[0]?.sentAt ? readMarkAfter(new Date().toISOString(), sent[0].sentAt) : new Date().toISOString();
-    void act('all', async () => {
-      await markRead(caseId, at);
-      await refreshUnreadCount();
-    });
+    void act('all', () => markRead(caseId, at));
   };
 
   const reply = (message: CaseMessage) => {
@@ -185,7 +165,7 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
       <p className="muted">{t('messages.caseLine', { shortId: data.shortId })}</p>
       {involvement ? null : <Alert kind="info">{t('messages.notMember')}</Alert>}
       {notice ? <Alert kind="success">{notice}</Alert> : null}
-      <ErrorAlert error={actionError ?? loadError} />
+      <ErrorAlert error={action.error ?? loadError} />
       {involvement && !composer ? (
         <div className="button-row toolbar">
           <button ref={writeButton} type="button" className="button" onClick={() => void openComposer(EMPTY_START)}>

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../domain/format';
 import { currentLocale } from '../../i18n/i18n';
 import { RecipientLine } from './MessageItem';
-import type { CaseMessage } from './queries';
+import type { CaseMessage } from './api';
 
 const EXCERPT_LENGTH = 140;
 

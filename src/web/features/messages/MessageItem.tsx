@@ -3,7 +3,7 @@ import { addressedGroups } from '../../../domain/messages';
 import { formatDateTime } from '../../../domain/format';
 import { currentLocale } from '../../i18n/i18n';
 import { senderName } from './names';
-import type { CaseMessage } from './queries';
+import type { CaseMessage } from './api';
 
 interface MessageItemProps {
   message: CaseMessage;

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { Person } from './queries';
+import type { Person } from './api';
 
 /** How a person is named on screen: the alias they chose, else their username. */
 export function personName(person: Pick<Person, 'alias' | 'username'> | null | undefined): string | null {

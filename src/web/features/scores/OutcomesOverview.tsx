@@ -5,10 +5,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useLoad } from '../../api/useLoad';
+import { useQuery } from '@tanstack/react-query';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Spinner } from '../../ui/ui';
-import { loadDetailedCases, type DetailedCase } from './queries';
+import { detailedCasesQuery, type DetailedCase } from './api';
 import { MEASUREMENT_TIMES } from './table';
 
 const PAGE_SIZE = 200;
@@ -22,7 +22,7 @@ function totalsByTime(scores: DetailedCase['phq9']): string[] {
 
 function OutcomesTable({ offset, onPage }: { offset: number; onPage(offset: number): void }) {
   const { t } = useTranslation();
-  const { data, error, loading } = useLoad(() => loadDetailedCases(PAGE_SIZE, offset), String(offset));
+  const { data, error, isFetching: loading } = useQuery(detailedCasesQuery(PAGE_SIZE, offset));
   if (error) return <ErrorAlert error={error} />;
   if (!data) return loading ? <Spinner /> : null;
   if (data.nodes.length === 0) return <p className="muted">{t('scores.noCases')}</p>;

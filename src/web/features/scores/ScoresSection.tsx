@@ -8,11 +8,11 @@ import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { INSTRUMENTS, type InstrumentDefinition } from '../../../domain/instruments';
 import type { Locale } from '../../../domain/locales';
-import { useLoad } from '../../api/useLoad';
+import { useQuery } from '@tanstack/react-query';
 import { currentLocale } from '../../i18n/i18n';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Spinner } from '../../ui/ui';
-import { loadCaseScores, type ScoreRow } from './queries';
+import { caseScoresQuery, type ScoreRow } from './api';
 import { ScoreChart } from './ScoreChart';
 import { arrangeScores, chartSeries, timesInUse } from './table';
 
@@ -85,7 +85,7 @@ function ScoreCell({ row, definition, locale }: { row: ScoreRow | undefined; def
 export function ScoresSection({ caseId }: { caseId: string }) {
   const { t } = useTranslation();
   const locale = currentLocale();
-  const { data, error, loading } = useLoad(() => loadCaseScores(caseId), caseId);
+  const { data, error, isPending: loading } = useQuery(caseScoresQuery(caseId));
   const scores = arrangeScores(data ?? []);
   const times = timesInUse(scores);
   const series = chartSeries(scores);

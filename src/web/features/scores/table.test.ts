@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { arrangeScores, chartSeries, timesInUse } from './table';
-import type { ScoreRow } from './queries';
+import type { ScoreRow } from './api';
 
 function row(instrument: string, timeOfMeasurement: string, total: number | null): ScoreRow {
   return { instrument, timeOfMeasurement, total, band: null, flags: [], subscales: {}, diagnoses: {}, complete: total !== null, createdAt: '2026-11-01T10:00:00Z', updatedAt: '2026-11-01T10:00:00Z' };

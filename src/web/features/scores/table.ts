@@ -4,7 +4,7 @@
  * draws. Pure, so the arrangement is unit-tested apart from React.
  */
 import { INSTRUMENT_CODES, INSTRUMENTS, isInstrumentCode, totalRange, type InstrumentCode } from '../../../domain/instruments';
-import type { ScoreRow } from './queries';
+import type { ScoreRow } from './api';
 
 /** Spec §3: the times of measurement, in the order a trial passes them. */
 export const MEASUREMENT_TIMES = ['screening', 'pre', 'post', 'fu1', 'fu2'] as const;

@@ -1,0 +1,101 @@
+/**
+ * Definition versions: a trial started on the flat trial (the version before the phases became
+ * sub-processes, kept in test/fixtures/workflow-v1) keeps running on its own version after the
+ * phased trial is deployed, while new cases start on the new version. The stored engine state
+ * of a running instance belongs to its version, so a deploy never changes what it waits for.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember } from '../../src/server/admin/accounts';
+import { withOwner } from '../../src/server/db/transaction';
+import { deploy, readWorkflowFiles } from '../../src/server/workflow/definitions';
+import { startTestApp, type TestApp } from '../helpers/app';
+
+const DAY = 86_400_000;
+let t: TestApp;
+let now = Date.parse('2027-03-01T09:00:00Z');
+const clock = { now: () => new Date(now) };
+let interviewer: Awaited<ReturnType<TestApp['user']>>;
+let coordinator: Awaited<ReturnType<TestApp['user']>>;
+
+beforeAll(async () => {
+  t = await startTestApp({ WORKFLOWS_DIR: path.resolve(import.meta.dirname, '../fixtures/workflow-v1') }, {}, { workflowClock: clock });
+  interviewer = await t.user({ flags: ['interviewer'] });
+  coordinator = await t.user({ flags: ['coordinator'] });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const pool = () => t.database.db.pool;
+
+async function newTrialCase(): Promise<string> {
+  const patient = await t.user({ flags: ['patient'] });
+  await addMember(pool(), patient.caseId!, interviewer.username, ['interviewer']);
+  await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [patient.caseId]);
+  await t.sanad.workflow.tick();
+  return patient.caseId!;
+}
+
+async function notify(caseId: string, message: string, variables: Record<string, unknown> = {}) {
+  await pool().query('select app_hidden.notify_workflow($1, $2, $3)', [caseId, message, JSON.stringify(variables)]);
+  await t.sanad.workflow.tick();
+}
+
+async function submit(caseId: string, key: string, token: string, variables: Record<string, unknown>) {
+  const { rows } = await pool().query(`select id from app_public.workflow_tasks where case_id = $1 and task_definition_key = $2 and end_time is null`, [caseId, key]);
+  const response = await t.api('POST', `/api/workflow/rest/task/${rows[0].id}/submit-form`, { token, body: { variables } });
+  expect(response.status).toBe(204);
+}
+
+async function trial(caseId: string) {
+  const { rows } = await pool().query(
+    `select i.id, i.definition_version, i.state, c.stage,
+            array(select t.task_definition_key from app_public.workflow_tasks t where t.process_instance_id = i.id and t.end_time is null order by 1) as open_tasks,
+            array(select distinct h.activity_id from app_public.workflow_history h where h.process_instance_id = i.id order by 1) as activities
+       from app_public.workflow_instances i join app_public.cases c on c.id = i.case_id
+      where i.case_id = $1 and i.business_key = 'trial'`,
+    [caseId],
+  );
+  return rows[0] as { id: string; definition_version: number; state: string; stage: string; open_tasks: string[]; activities: string[] };
+}
+
+describe('a new trial version', () => {
+  it('leaves running instances on their version and starts new ones on the newest', async () => {
+    const oldCase = await newTrialCase();
+    await notify(oldCase, 'screeningCompleted', { excluded: { value: false, type: 'Boolean' } });
+    const before = await trial(oldCase);
+    expect(before).toMatchObject({ definition_version: 1, stage: 'interview', open_tasks: ['bookTask'] });
+
+    const deployed = await withOwner(pool(), (sql) => deploy(sql, readWorkflowFiles(path.resolve(import.meta.dirname, '../../workflows'))));
+    expect(deployed).toEqual([{ key: 'trial', version: 2, created: true }]);
+
+    // The old instance goes on through its own (flat) definition: its booking, interview,
+    // randomization and pre steps, and its timers.
+    await notify(oldCase, 'interviewBooked', { offerId: { value: 'o1', type: 'String' }, startsAt: { value: new Date(now + DAY).toISOString(), type: 'Date' } });
+    expect((await trial(oldCase)).open_tasks).toEqual(['interviewTask']);
+    await submit(oldCase, 'interviewTask', interviewer.token, { outcome: { value: 'ptsd', type: 'String' } });
+    const after = await trial(oldCase);
+    expect(after).toMatchObject({ id: before.id, definition_version: 1, state: 'ACTIVE', open_tasks: ['randomizeTask'] });
+    // Elements that only the flat version has: no phase sub-processes.
+    expect(after.activities).toContain('bookMerge');
+    expect(after.activities).not.toContain('booking');
+
+    // A new case starts on version 2, whose phases are sub-processes.
+    const newCase = await newTrialCase();
+    const fresh = await trial(newCase);
+    expect(fresh).toMatchObject({ definition_version: 2, stage: 'screening', open_tasks: ['screeningTask'] });
+    expect(fresh.activities).toContain('screening');
+    await notify(newCase, 'screeningCompleted', { excluded: { value: true, type: 'Boolean' } });
+    expect(await trial(newCase)).toMatchObject({ definition_version: 2, state: 'COMPLETED', stage: 'excluded' });
+
+    // The old instance goes on to its pre questionnaires, whose reminder timer fires there.
+    await submit(oldCase, 'randomizeTask', coordinator.token, { treatment: { value: 'A', type: 'String' } });
+    expect(await trial(oldCase)).toMatchObject({ definition_version: 1, stage: 'treatment', open_tasks: ['preTask'] });
+    now += 8 * DAY;
+    await t.sanad.workflow.tick();
+    const reminded = await trial(oldCase);
+    expect(reminded.activities).toEqual(expect.arrayContaining(['preMerge', 'preReminderMail']));
+    expect(reminded.open_tasks).toEqual(['preTask']);
+  });
+});
