@@ -122,7 +122,9 @@ async function main(): Promise<void> {
           const response = await fetch(`${url}/api/workflow/rest/task/${task.id}/submit-form`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-            body: JSON.stringify({ variables: { excluded: { value: false, type: 'Boolean' } } }),
+            // The screening task declares no form fields (0020: a form takes only its own): the
+            // coordinator completes it by hand with none, and the trial goes on to the interview.
+            body: JSON.stringify({ variables: {} }),
           });
           await response.arrayBuffer();
           latencies.push(performance.now() - started);

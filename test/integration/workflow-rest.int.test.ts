@@ -77,10 +77,21 @@ async function counts() {
 describe('POST /process-definition/key/{key}/start', () => {
   beforeEach(terminateAll);
 
-  it('a member starts a process of their case: 204, caseId is a String variable', async () => {
-    const response = await start(therapist.token, { businessKey: 'trial', variables: { ...caseVar(caseId), note: { value: 'x', type: 'String' } } });
-    expect(response.status).toBe(204);
-    const { rows } = await pool().query(`select variables, business_key from app_public.workflow_instances where case_id = $1 and state = 'ACTIVE'`, [caseId]);
+  it('a coordinator starts a process of a case: 200 with the instance, caseId is a String variable', async () => {
+    const response = await start(coordinator.token, { businessKey: 'trial', variables: { ...caseVar(caseId), note: { value: 'x', type: 'String' } } });
+    expect(response.status).toBe(200);
+    const { rows } = await pool().query(`select id, variables, business_key from app_public.workflow_instances where case_id = $1 and state = 'ACTIVE'`, [caseId]);
+    expect(response.body).toEqual({
+      links: [{ method: 'GET', href: expect.stringMatching(new RegExp(`/api/workflow/rest/process-instance/${rows[0].id}$`)), rel: 'self' }],
+      id: rows[0].id,
+      definitionId: expect.stringMatching(/^trial:\d+$/),
+      businessKey: 'trial',
+      caseInstanceId: null,
+      ended: false,
+      suspended: false,
+      tenantId: null,
+      caseId,
+    });
     expect(rows[0].business_key).toBe('trial');
     expect(rows[0].variables.caseId).toEqual({ value: caseId, type: 'String' });
     expect(await openTask(caseId, 'screeningTask')).toBeDefined();
@@ -114,10 +125,15 @@ describe('POST /process-definition/key/{key}/start', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it('only members of the case (and coordinators) may start; a second trial is refused', async () => {
+  it('only coordinators start by hand; a second trial is refused', async () => {
     expect((await start(outsider.token, { variables: caseVar(caseId) })).body.type).toBe('AuthorizationException');
     expect((await start(otherPatient.token, { variables: caseVar(caseId) })).status).toBe(403);
-    expect((await start(patient.token, { businessKey: 'trial', variables: caseVar(caseId) })).status).toBe(204);
+    const own = await start(patient.token, { businessKey: 'trial', variables: caseVar(caseId) });
+    expect(own.status).toBe(403);
+    expect(own.body.message).toContain('coordinators');
+    expect((await start(therapist.token, { businessKey: 'trial', variables: caseVar(caseId) })).status).toBe(403);
+    expect(await running(caseId)).toHaveLength(0);
+    expect((await start(coordinator.token, { businessKey: 'trial', variables: caseVar(caseId) })).status).toBe(200);
     const again = await start(coordinator.token, { businessKey: 'trial', variables: caseVar(caseId) });
     expect(again.status).toBe(400);
     expect(again.body.type).toBe('InvalidRequestException');
@@ -130,11 +146,18 @@ describe('POST /process-definition/key/{key}/start', () => {
 describe('tasks, messages, signals, jobs and instances', () => {
   beforeEach(async () => {
     await terminateAll();
-    expect((await start(coordinator.token, { businessKey: 'trial', variables: caseVar(caseId) })).status).toBe(204);
+    expect((await start(coordinator.token, { businessKey: 'trial', variables: caseVar(caseId) })).status).toBe(200);
   });
 
   it('submit-form: the candidate group completes, others get 403, other cases 404, bad values 400', async () => {
-    const task = await openTask(caseId, 'screeningTask');
+    // The screening task is the questionnaires' to complete, not the patient's by hand.
+    const screening = await openTask(caseId, 'screeningTask');
+    const byHand = await t.api('POST', `${BASE}/task/${screening.id}/submit-form`, { token: patient.token, body: {} });
+    expect(byHand.status).toBe(403);
+    expect(byHand.body.message).toContain('screening questionnaires');
+    await pool().query(`select app_hidden.notify_workflow($1, 'screeningCompleted', '{"excluded":{"value":false,"type":"Boolean"}}')`, [caseId]);
+    await t.sanad.workflow.tick();
+    const task = await openTask(caseId, 'bookTask');
     const other = await t.api('POST', `${BASE}/task/${task.id}/submit-form`, { token: otherPatient.token, body: {} });
     expect(other.status).toBe(404);
     expect(other.body.type).toBe('RestException');
@@ -143,11 +166,14 @@ describe('tasks, messages, signals, jobs and instances', () => {
     expect(wrongGroup.body.type).toBe('AuthorizationException');
     const malformed = await t.api('POST', `${BASE}/task/${task.id}/submit-form`, { token: patient.token, body: { variables: { x: { value: 'y', type: 'Boolean' } } } });
     expect(malformed.status).toBe(400);
-    expect((await openTask(caseId, 'screeningTask')).id).toBe(task.id);
+    const undeclared = await t.api('POST', `${BASE}/task/${task.id}/submit-form`, { token: patient.token, body: { variables: { treatmentDuration: { value: 'PT1S', type: 'String' } } } });
+    expect(undeclared.status).toBe(400);
+    expect(undeclared.body).toEqual({ type: 'InvalidRequestException', message: expect.stringContaining("'treatmentDuration' cannot be set") });
+    expect((await openTask(caseId, 'bookTask')).id).toBe(task.id);
     const unknown = await t.api('POST', `${BASE}/task/00000000-0000-4000-8000-000000000000/submit-form`, { token: patient.token, body: {} });
     expect(unknown.status).toBe(404);
 
-    const done = await t.api('POST', `${BASE}/task/${task.id}/submit-form`, { token: patient.token, body: { variables: { excluded: { value: false, type: 'Boolean' } } } });
+    const done = await t.api('POST', `${BASE}/task/${task.id}/submit-form`, { token: patient.token, body: {} });
     expect(done.status).toBe(204);
     const twice = await t.api('POST', `${BASE}/task/${task.id}/submit-form`, { token: patient.token, body: {} });
     expect(twice.status).toBe(404);
@@ -194,20 +220,20 @@ describe('tasks, messages, signals, jobs and instances', () => {
   });
 
   it('message: defaults all and resultEnabled; no waiting process is not an error; malformed input is 400', async () => {
-    const none = await t.api('POST', `${BASE}/message`, { token: therapist.token, body: { messageName: 'interviewBooked' } });
+    const none = await t.api('POST', `${BASE}/message`, { token: therapist.token, body: { messageName: 'dropout' } });
     expect(none.status).toBe(200);
     expect(none.body).toEqual([]);
-    const hit = await t.api('POST', `${BASE}/message`, {
-      token: therapist.token,
+    // The server's own messages are refused to everyone, coordinators included.
+    const forged = await t.api('POST', `${BASE}/message`, {
+      token: coordinator.token,
       body: { messageName: 'screeningCompleted', businessKey: 'trial', processVariables: { excluded: { value: false, type: 'Boolean' } } },
     });
-    expect(hit.status).toBe(200);
-    expect(hit.body).toEqual([
-      { resultType: 'Execution', execution: { id: expect.any(String), processInstanceId: expect.any(String), ended: false, tenantId: null }, processInstance: null },
-    ]);
-    const quiet = await t.api('POST', `${BASE}/message`, { token: therapist.token, body: { messageName: 'interviewBooked', resultEnabled: false } });
+    expect(forged.status).toBe(403);
+    expect(forged.body).toEqual({ type: 'AuthorizationException', message: expect.stringContaining('questionnaires') });
+    expect(await openTask(caseId, 'screeningTask')).toBeDefined();
+    const quiet = await t.api('POST', `${BASE}/message`, { token: therapist.token, body: { messageName: 'dropout', resultEnabled: false } });
     expect(quiet.status).toBe(204);
-    const single = await t.api('POST', `${BASE}/message`, { token: therapist.token, body: { messageName: 'nothing', all: false } });
+    const single = await t.api('POST', `${BASE}/message`, { token: therapist.token, body: { messageName: 'dropout', all: false } });
     expect(single.status).toBe(400);
     expect(single.body.type).toBe('MismatchingMessageCorrelationException');
     expect((await t.api('POST', `${BASE}/message`, { token: therapist.token, body: {} })).status).toBe(400);
@@ -215,15 +241,27 @@ describe('tasks, messages, signals, jobs and instances', () => {
   });
 
   it('message: an outsider reaches no process of the case', async () => {
-    const response = await t.api('POST', `${BASE}/message`, { token: outsider.token, body: { messageName: 'screeningCompleted' } });
+    // A therapist may send dropout, but only to the cases they treat: none here.
+    const response = await t.api('POST', `${BASE}/message`, { token: outsider.token, body: { messageName: 'dropout', businessKey: 'trial' } });
     expect(response.status).toBe(200);
     expect(response.body).toEqual([]);
+    const patientDropout = await t.api('POST', `${BASE}/message`, { token: patient.token, body: { messageName: 'dropout' } });
+    expect(patientDropout.status).toBe(403);
+    expect(patientDropout.body.type).toBe('AuthorizationException');
+    // An interviewer cancelling an offer that nobody booked reaches nothing and is no error.
+    const unbooked = await t.api('POST', `${BASE}/message`, {
+      token: (await t.user({ flags: ['interviewer'] })).token,
+      body: { messageName: 'offerCanceled', correlationKeys: { offerId: { value: 'o-9', type: 'String' } } },
+    });
+    expect(unbooked.status).toBe(200);
+    expect(unbooked.body).toEqual([]);
     expect(await openTask(caseId, 'screeningTask')).toBeDefined();
   });
 
-  it('signal: 204, or 200 with results; a name is required', async () => {
-    expect((await t.api('POST', `${BASE}/signal`, { token: therapist.token, body: { name: 'nobodyWaits' } })).status).toBe(204);
-    const results = await t.api('POST', `${BASE}/signal`, { token: therapist.token, body: { name: 'nobodyWaits', resultEnabled: true } });
+  it('signal: coordinators only; 204, or 200 with results; a name is required', async () => {
+    expect((await t.api('POST', `${BASE}/signal`, { token: therapist.token, body: { name: 'nobodyWaits' } })).status).toBe(403);
+    expect((await t.api('POST', `${BASE}/signal`, { token: coordinator.token, body: { name: 'nobodyWaits' } })).status).toBe(204);
+    const results = await t.api('POST', `${BASE}/signal`, { token: coordinator.token, body: { name: 'nobodyWaits', resultEnabled: true } });
     expect(results.status).toBe(200);
     expect(results.body).toEqual([]);
     const missing = await t.api('POST', `${BASE}/signal`, { token: therapist.token, body: { variables: {} } });
@@ -231,26 +269,28 @@ describe('tasks, messages, signals, jobs and instances', () => {
     expect(missing.body).toEqual({ type: 'InvalidRequestException', message: 'No signal name given' });
   });
 
-  it('execution signal: unknown execution 404; patients may not signal', async () => {
-    const unknown = await t.api('POST', `${BASE}/execution/nope_123/signal`, { token: therapist.token, body: {} });
+  it('execution signal: unknown execution 404; only coordinators may signal', async () => {
+    const unknown = await t.api('POST', `${BASE}/execution/nope_123/signal`, { token: coordinator.token, body: {} });
     expect(unknown.status).toBe(404);
     expect(unknown.body.type).toBe('RestException');
     // The interview wait: book by hand, then the catch event waits for interviewBooked.
-    await t.api('POST', `${BASE}/task/${(await openTask(caseId, 'screeningTask')).id}/submit-form`, { token: patient.token, body: {} });
-    await t.api('POST', `${BASE}/task/${(await openTask(caseId, 'bookTask')).id}/submit-form`, { token: patient.token, body: {} });
+    await pool().query(`select app_hidden.notify_workflow($1, 'screeningCompleted', '{"excluded":{"value":false,"type":"Boolean"}}')`, [caseId]);
+    await t.sanad.workflow.tick();
+    expect((await t.api('POST', `${BASE}/task/${(await openTask(caseId, 'bookTask')).id}/submit-form`, { token: patient.token, body: {} })).status).toBe(204);
     const { rows } = await pool().query(`select waiting_executions from app_public.workflow_instances where case_id = $1 and state = 'ACTIVE'`, [caseId]);
     const execution = (rows[0].waiting_executions as string[]).find((e) => e.startsWith('bookedWait'))!;
     expect(execution).toBeDefined();
     expect((await t.api('POST', `${BASE}/execution/${execution}/signal`, { token: patient.token, body: {} })).status).toBe(403);
-    expect((await t.api('POST', `${BASE}/execution/${execution}/signal`, { token: therapist.token, body: { variables: { startsAt: { value: '2027-06-03T10:00:00.000+0000', type: 'Date' } } } })).status).toBe(204);
+    expect((await t.api('POST', `${BASE}/execution/${execution}/signal`, { token: therapist.token, body: {} })).status).toBe(403);
+    expect((await t.api('POST', `${BASE}/execution/${execution}/signal`, { token: coordinator.token, body: { variables: { startsAt: { value: '2027-06-03T10:00:00.000+0000', type: 'Date' } } } })).status).toBe(204);
     expect(await openTask(caseId, 'interviewTask')).toBeDefined();
   });
 
-  it('PUT /job/{id}/duedate moves a timer; other formats are 400; patients 403', async () => {
+  it('PUT /job/{id}/duedate moves a timer; any ISO offset; other formats are 400; patients 403', async () => {
     const { rows } = await pool().query(`select id, due_date from app_public.workflow_jobs where case_id = $1 and activity_id = 'screeningReminder'`, [caseId]);
     const job = rows[0];
     expect(job.due_date.toISOString()).toBe(new Date(now + 7 * 86_400_000).toISOString());
-    for (const duedate of ['2027-06-02T10:00:00Z', '2027-06-02', '2027-06-02T10:00:00.000+0100', 12, null]) {
+    for (const duedate of ['2027-06-02', '2027-06-02T10:00:00', '2027-02-30T10:00:00.000+0000', 'tomorrow', 12, null]) {
       const bad = await t.api('PUT', `${BASE}/job/${job.id}/duedate`, { token: therapist.token, body: { duedate } });
       expect(bad.status, String(duedate)).toBe(400);
       expect(bad.body.type).toBe('InvalidRequestException');
@@ -260,6 +300,12 @@ describe('tasks, messages, signals, jobs and instances', () => {
     const unchanged = await pool().query('select due_date from app_public.workflow_jobs where id = $1', [job.id]);
     expect(unchanged.rows[0].due_date.toISOString()).toBe(job.due_date.toISOString());
 
+    // Other offsets mean the same instant: +0200, +02:00 and Z.
+    for (const duedate of ['2027-06-02T12:00:00.000+0200', '2027-06-02T12:00:00+02:00', '2027-06-02T10:00:00Z']) {
+      expect((await t.api('PUT', `${BASE}/job/${job.id}/duedate`, { token: therapist.token, body: { duedate } })).status).toBe(204);
+      const stored = await pool().query('select due_date from app_public.workflow_jobs where id = $1', [job.id]);
+      expect(stored.rows[0].due_date.toISOString()).toBe('2027-06-02T10:00:00.000Z');
+    }
     const moved = await t.api('PUT', `${BASE}/job/${job.id}/duedate`, { token: therapist.token, body: { duedate: '2027-06-02T10:00:00.000+0000' } });
     expect(moved.status).toBe(204);
     // The moved timer fires at its new time: the reminder mail goes out a day later, once.
@@ -336,7 +382,7 @@ describe('handler retries', () => {
   it('a failing handler is retried with backoff, then marked failed and shown to coordinators; retries resume it', async () => {
     await terminateAll();
     failNext = 10;
-    expect((await start(coordinator.token, { businessKey: 'trial', variables: caseVar(caseId) })).status).toBe(204);
+    expect((await start(coordinator.token, { businessKey: 'trial', variables: caseVar(caseId) })).status).toBe(200);
     const job = async () =>
       (await pool().query(`select id, attempts, due_date, failed_at, last_error from app_public.workflow_jobs where case_id = $1 and kind = 'retry'`, [caseId])).rows[0];
     expect(await job()).toMatchObject({ attempts: 1, failed_at: null, last_error: 'the mail server is down' });

@@ -138,7 +138,8 @@ describe('mayComplete and myDueTasks', () => {
     const [screening] = (await openTasks(coordinator.token, { caseSearch: oldCase.caseId })).nodes;
     expect(screening!.mayComplete).toBe(true); // coordinators may complete any task
     expect((await openTasks(therapist.token, { caseSearch: oldCase.caseId })).nodes[0]!.mayComplete).toBe(false);
-    expect((await openTasks(oldCase.patient.token)).nodes[0]!.mayComplete).toBe(true);
+    // The screening task is completed by the questionnaires, not by the patient's hand (0020).
+    expect((await openTasks(oldCase.patient.token)).nodes[0]!.mayComplete).toBe(false);
     const interview = (await openTasks(interviewer.token, { groupName: 'interviewers' })).nodes[0]!;
     expect(interview.mayComplete).toBe(true);
     expect((await openTasks(therapist.token, { groupName: 'interviewers' })).nodes[0]!.mayComplete).toBe(false);
