@@ -427,7 +427,7 @@ describe('the safety overview', () => {
 describe('exclusion by a call', () => {
   // The randomization task draws from the trial's concealed allocation (issue 15): configure one.
   beforeAll(async () => {
-    const allocation = await t.api('POST', '/api/trial/allocation', { token: coordinator.token, body: { method: 'blocks', arms: [{ code: 'A', ratio: 1 }, { code: 'B', ratio: 1 }], factors: [] } });
+    const allocation = await t.api('POST', '/api/trial/allocation', { token: coordinator.token, body: { method: 'blocks', arms: [{ code: 'a', ratio: 1 }, { code: 'b', ratio: 1 }], factors: [] } });
     expect(allocation.status).toBe(201);
   });
 

@@ -156,13 +156,16 @@ describe('one task: form variables and completion', () => {
     const again = await t.api('POST', `${BASE}/task/${task.id}/complete`, { token: interviewer.token, body: {} });
     expect(again.status).toBe(404);
     expect(again.body.type).toBe('RestException');
+    // The randomization task draws the arm from the trial's concealed allocation (issue 15).
+    const allocation = await t.api('POST', '/api/trial/allocation', { token: coordinator.token, body: { method: 'blocks', arms: [{ code: 'a', ratio: 1 }, { code: 'b', ratio: 1 }], factors: [] } });
+    expect(allocation.status).toBe(201);
     const [randomize] = (await get('/task?taskDefinitionKey=randomizeTask', coordinator)).body;
     const returned = await t.api('POST', `${BASE}/task/${randomize.id}/complete`, {
       token: coordinator.token,
-      body: { variables: { treatment: { value: 'A', type: 'String' } }, withVariablesInReturn: true },
+      body: { variables: {}, withVariablesInReturn: true },
     });
     expect(returned.status).toBe(200);
-    expect(returned.body.treatment).toEqual({ value: 'A', type: 'String' });
+    expect(['a', 'b']).toContain(returned.body.treatment?.value);
     expect(returned.body.outcome).toEqual({ value: 'ptsd', type: 'String' });
   });
 });
