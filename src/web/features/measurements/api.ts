@@ -6,6 +6,7 @@
 import type { Answers, InstrumentCode } from '../../../domain/instruments';
 import type { MeasurementSchedule, MeasurementTime } from '../../../domain/measurements';
 import type { AnswerChanges } from '../../../domain/questionnaire-form';
+import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
 /** A stored record as the patient reads it: answers and record columns, scores always empty. */
@@ -40,11 +41,23 @@ export async function loadRecordsByTime(code: InstrumentCode, caseId: string): P
 
 /** Saves some answers into the record (creating it on the first answer). */
 export async function saveAnswers(code: InstrumentCode, caseId: string, time: MeasurementTime, changes: AnswerChanges): Promise<void> {
-  await api('POST', `/api/${code}`, {
+  const rows = await api<unknown>('POST', `/api/${code}`, {
     body: { case_id: caseId, time_of_measurement: time, ...changes },
     headers: { prefer: 'resolution=merge-duplicates, return=representation' },
   });
+  // Spec §5: saving a stored entity expects exactly one result back.
+  if (Array.isArray(rows) && rows.length !== 1) throw new Error('Expected exactly one result');
 }
+
+export const measurementKeys = {
+  all: ['measurements'] as const,
+  records: (code: InstrumentCode, caseId: string) => ['measurements', 'records', code, caseId] as const,
+  schedule: () => ['measurements', 'schedule'] as const,
+};
+
+export const scheduleQuery = () => queryOptions({ queryKey: measurementKeys.schedule(), queryFn: loadSchedule, staleTime: Infinity });
+export const recordsByTimeQuery = (code: InstrumentCode, caseId: string) =>
+  queryOptions({ queryKey: measurementKeys.records(code, caseId), queryFn: () => loadRecordsByTime(code, caseId) });
 
 /** A trial's installed texts of one instrument (template code → text); none is no error. */
 export async function loadWording(code: InstrumentCode, locale: string): Promise<Record<string, string>> {
