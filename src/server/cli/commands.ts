@@ -360,7 +360,8 @@ async function runSeedDemo(ctx: CommandContext): Promise<void> {
   ctx.out(demoReport(seeded).join('\n'));
   if (!ctx.config) return;
   // The trial, messages, bookings and answers go through the app's own routes (no listening port).
-  const sanad = await buildApp({ config: { ...ctx.config, workflowIntervalMs: 0, notificationIntervalMs: 0 }, db: ctx.db, serveWebApp: false });
+  // Quiet: the seed's own requests are not news in the terminal.
+  const sanad = await buildApp({ config: { ...ctx.config, workflowIntervalMs: 0, notificationIntervalMs: 0, logLevel: 'warn' }, db: ctx.db, serveWebApp: false });
   try {
     const done = await seedDemoActivity({ inject: (request) => sanad.app.inject(request as never), tick: () => sanad.workflow.tick() }, ctx.db.pool, seeded);
     if (done.length > 0) ctx.out(['', 'Demo activity:', ...done.map((line) => `  ${line}`)].join('\n'));
