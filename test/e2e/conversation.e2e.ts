@@ -13,6 +13,13 @@ import en from '../../src/web/i18n/en.json';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
 
+/** Below 48rem the destinations are behind the menu button (opened once; it stays open until one is chosen). */
+async function openMenu(page: import('playwright-core').Page, label: string): Promise<void> {
+  const button = page.getByRole('button', { name: label });
+  if ((await button.count()) === 0) return; // a wide screen shows them inline
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+}
+
 let t: TestApp;
 let browser: Browser;
 type Person = Awaited<ReturnType<TestApp['user']>>;
@@ -190,6 +197,7 @@ describe('drafts and leaving the composer', () => {
     await expect.poll(() => page.getByRole('textbox', { name: en.messages.body, exact: true }).inputValue()).toBe('Unfinished thought');
 
     // Leaving for another page asks "discard changes"; staying keeps the text.
+    await openMenu(page, en.shell.menu);
     await page.getByRole('link', { name: en.nav.home, exact: true }).click();
     await dialog.getByText(en.confirmPrompts.discardTitle).waitFor();
     await dialog.getByRole('button', { name: en.common.cancel }).click();

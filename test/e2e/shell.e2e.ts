@@ -59,7 +59,7 @@ describe('shell at 360 px in Arabic', () => {
     const menuButton = page.getByRole('button', { name: ar.shell.menu });
     const signOut = page.getByRole('button', { name: ar.nav.signOut });
     for (const id of expected) {
-      await expect.poll(() => signOut.isVisible()).toBe(true);
+      await expect.poll(() => signOut.isVisible(), { timeout: 10_000 }).toBe(true);
       await menuButton.click();
       const menu = page.getByRole('navigation', { name: ar.layout.mainNavigation });
       const link = menu.getByRole('link', { name: ar.nav[id as keyof typeof ar.nav], exact: false }).first();
@@ -69,9 +69,9 @@ describe('shell at 360 px in Arabic', () => {
       await noSidewaysScroll(page);
       // The current page is marked in the menu.
       await menuButton.click();
-      await expect.poll(() => menu.locator('[aria-current="page"]').first().textContent()).toContain(ar.nav[id as keyof typeof ar.nav]);
+      await expect.poll(() => menu.locator('[aria-current="page"]').first().textContent(), { timeout: 10_000 }).toContain(ar.nav[id as keyof typeof ar.nav]);
       await page.keyboard.press('Escape');
-      await expect.poll(() => menu.isVisible()).toBe(false);
+      await expect.poll(() => menu.count(), { timeout: 10_000 }).toBe(0);
     }
     await screenshot(page, `shell-${role}-ar-360`);
     await signOut.click();

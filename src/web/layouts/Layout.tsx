@@ -133,8 +133,9 @@ export function Layout({ layout, children }: { layout: LayoutName; children: Rea
             {wide ? <LocaleSwitcher /> : null}
           </div>
         </div>
-        {!wide ? (
-          <nav id={menuId} className="app-menu" aria-label={t('layout.mainNavigation')} hidden={!menuOpen}>
+        {!wide && menuOpen ? (
+          // A chosen link closes the menu, the current page's too (no navigation happens then).
+          <nav id={menuId} className="app-menu" aria-label={t('layout.mainNavigation')} onClick={(e) => (e.target as HTMLElement).closest('a') && setMenuOpen(false)}>
             <NavLinks ids={nav} unread={unread} />
             <div className="app-menu__locale">
               <LocaleSwitcher />
