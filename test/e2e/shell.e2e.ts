@@ -67,9 +67,13 @@ describe('shell at 360 px in Arabic', () => {
       await page.waitForURL((url) => url.pathname === routeById(id).path);
       await page.locator('h1').first().waitFor();
       await noSidewaysScroll(page);
-      // The current page is marked in the menu.
-      await menuButton.click();
-      await expect.poll(() => menu.locator('[aria-current="page"]').first().textContent(), { timeout: 10_000 }).toContain(ar.nav[id as keyof typeof ar.nav]);
+      // The current page is marked in the menu (opened afresh until the new page has rendered).
+      const marked = async () => {
+        if ((await menu.count()) > 0) await page.keyboard.press('Escape');
+        await menuButton.click();
+        return menu.locator('[aria-current="page"]').first().textContent({ timeout: 2_000 });
+      };
+      await expect.poll(marked, { timeout: 15_000 }).toContain(ar.nav[id as keyof typeof ar.nav]);
       await page.keyboard.press('Escape');
       await expect.poll(() => menu.count(), { timeout: 10_000 }).toBe(0);
     }
