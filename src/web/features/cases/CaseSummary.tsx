@@ -51,7 +51,8 @@ export function CaseSummary({ detail }: { detail: CaseDetail }) {
   const nextBooking = bookings.filter((b) => b.offer && b.offer.timeSlot.end.getTime() > Date.now()).sort((a, b) => a.offer!.timeSlot.start.getTime() - b.offer!.timeSlot.start.getTime())[0];
   const nextTask = tasks.filter((task) => task.due).sort((a, b) => a.due!.localeCompare(b.due!))[0];
   const exclusions = detail.patient ? PATIENT_FLAGS.filter((flag) => detail.patient![flag]) : [];
-  const unread = Number(detail.newMessages ?? 0);
+  // Counted from the messages themselves: what the reader sees as unread below.
+  const unread = (detail.sentMessagesList ?? []).filter((m) => m.isUnread).length;
 
   return (
     <section className="card case-summary" aria-labelledby="case-summary-title">
