@@ -26,22 +26,28 @@ export function loadSchedule(): Promise<MeasurementSchedule> {
   return schedule;
 }
 
+/** Spec §5: each stored-entity call requires its url; a missing collection code is a programming error. */
+export function collectionUrl(code: InstrumentCode | '' | undefined): string {
+  if (!code) throw new Error('state.url must be defined');
+  return `/api/${code}`;
+}
+
 /** The case's record of one questionnaire at one time, or an empty one. */
 export async function loadRecord(code: InstrumentCode, caseId: string, time: MeasurementTime): Promise<StoredRecord> {
   const query = new URLSearchParams({ case_id: `eq.${caseId}`, time_of_measurement: `eq.${time}` });
-  const rows = await api<StoredRecord[]>('GET', `/api/${code}?${query.toString()}`);
+  const rows = await api<StoredRecord[]>('GET', `${collectionUrl(code)}?${query.toString()}`);
   return rows[0] ?? {};
 }
 
 /** Every record of one questionnaire in the case, by time of measurement (for /frageboegen). */
 export async function loadRecordsByTime(code: InstrumentCode, caseId: string): Promise<Partial<Record<MeasurementTime, StoredRecord>>> {
-  const rows = await api<StoredRecord[]>('GET', `/api/${code}?case_id=eq.${encodeURIComponent(caseId)}`);
+  const rows = await api<StoredRecord[]>('GET', `${collectionUrl(code)}?case_id=eq.${encodeURIComponent(caseId)}`);
   return Object.fromEntries(rows.map((row) => [row.time_of_measurement, row]));
 }
 
 /** Saves some answers into the record (creating it on the first answer). */
 export async function saveAnswers(code: InstrumentCode, caseId: string, time: MeasurementTime, changes: AnswerChanges): Promise<void> {
-  const rows = await api<unknown>('POST', `/api/${code}`, {
+  const rows = await api<unknown>('POST', collectionUrl(code), {
     body: { case_id: caseId, time_of_measurement: time, ...changes },
     headers: { prefer: 'resolution=merge-duplicates, return=representation' },
   });
