@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditChanges, mentionedPeople } from './audit';
+import { auditChanges, mentionedPeople, auditSentence } from './audit';
 
 describe('audit changes', () => {
   it('lists the changed keys of an update with before and after, without bookkeeping', () => {
@@ -36,5 +36,16 @@ describe('audit changes', () => {
   it('finds the people a row mentions', () => {
     expect(mentionedPeople({ user_id: 'a' }, { user_id: 'a', sender_id: 'b' })).toEqual(['a', 'b']);
     expect(mentionedPeople(null, null)).toEqual([]);
+  });
+});
+
+describe('auditSentence', () => {
+  it('tells membership, stage, message and field changes as sentences', () => {
+    expect(auditSentence({ tableName: 'case_members', operation: 'INSERT', oldData: null, newData: { user_id: 'u1', acts_as_therapist: true } })).toEqual({ kind: 'memberAdded', member: 'u1', roles: ['therapist'] });
+    expect(auditSentence({ tableName: 'case_members', operation: 'DELETE', oldData: { user_id: 'u1' }, newData: null })).toEqual({ kind: 'memberRemoved', member: 'u1' });
+    expect(auditSentence({ tableName: 'cases', operation: 'UPDATE', oldData: { stage: 'screening' }, newData: { stage: 'interview' } })).toEqual({ kind: 'stage', from: 'screening', to: 'interview' });
+    expect(auditSentence({ tableName: 'case_messages', operation: 'UPDATE', oldData: { sent_at: null }, newData: { sent_at: '2026-11-01T10:00:00Z' } })).toEqual({ kind: 'messageSent' });
+    expect(auditSentence({ tableName: 'cases', operation: 'UPDATE', oldData: { title: 'a' }, newData: { title: 'b' } })).toEqual({ kind: 'caseFields', fields: ['title'] });
+    expect(auditSentence({ tableName: 'workflow_instances', operation: 'UPDATE', oldData: {}, newData: {} })).toEqual({ kind: 'other', table: 'workflow_instances', operation: 'UPDATE' });
   });
 });

@@ -59,3 +59,58 @@ export function mentionedPeople(oldData: Record<string, unknown> | null, newData
   }
   return [...ids];
 }
+
+/** Which sentence tells a log entry, and what it names (ids of people, role and stage codes). */
+export type AuditSentence =
+  | { kind: 'memberAdded'; member: string | null; roles: string[] }
+  | { kind: 'memberRemoved'; member: string | null }
+  | { kind: 'memberRoles'; member: string | null; roles: string[] }
+  | { kind: 'stage'; from: string; to: string }
+  | { kind: 'caseFields'; fields: string[] }
+  | { kind: 'caseCreated' }
+  | { kind: 'messageSent' }
+  | { kind: 'draftSaved' }
+  | { kind: 'messageDeleted' }
+  | { kind: 'messageRead' }
+  | { kind: 'other'; table: string; operation: string };
+
+const ROLE_FLAGS: [string, string][] = [
+  ['acts_as_therapist', 'therapist'],
+  ['acts_as_supervisor', 'supervisor'],
+  ['acts_as_interviewer', 'interviewer'],
+  ['acts_as_supporter', 'supporter'],
+  ['acts_as_counselor', 'counselor'],
+  ['acts_as_patient', 'patient'],
+];
+
+function rolesIn(data: Record<string, unknown> | null): string[] {
+  return ROLE_FLAGS.filter(([flag]) => data?.[flag] === true).map(([, role]) => role);
+}
+
+/**
+ * A log entry as a sentence people read ("Dr. X added Y as therapist", "Stage: screening →
+ * interview"); the raw change stays available beside it. Unknown kinds fall back to
+ * "changed <kind of record>".
+ */
+export function auditSentence(row: { tableName: string; operation: string; oldData: Record<string, unknown> | null; newData: Record<string, unknown> | null }): AuditSentence {
+  const { tableName: table, operation, oldData, newData } = row;
+  const changes = auditChanges(operation, oldData, newData).map((c) => c.key);
+  if (table === 'case_members') {
+    const member = (newData?.user_id ?? oldData?.user_id ?? null) as string | null;
+    if (operation === 'INSERT') return { kind: 'memberAdded', member, roles: rolesIn(newData) };
+    if (operation === 'DELETE') return { kind: 'memberRemoved', member };
+    if (changes.some((key) => key.startsWith('acts_as_'))) return { kind: 'memberRoles', member, roles: rolesIn(newData) };
+    if (changes.includes('new_messages_after')) return { kind: 'messageRead' };
+  }
+  if (table === 'cases') {
+    if (operation === 'INSERT') return { kind: 'caseCreated' };
+    if (operation === 'UPDATE' && changes.includes('stage')) return { kind: 'stage', from: String(oldData?.stage ?? ''), to: String(newData?.stage ?? '') };
+    if (operation === 'UPDATE') return { kind: 'caseFields', fields: changes.filter((key) => !['updated_at', 'case_id'].includes(key)) };
+  }
+  if (table === 'case_messages') {
+    if (operation === 'DELETE') return { kind: 'messageDeleted' };
+    if (newData?.sent_at && !oldData?.sent_at) return { kind: 'messageSent' };
+    return { kind: 'draftSaved' };
+  }
+  return { kind: 'other', table, operation };
+}

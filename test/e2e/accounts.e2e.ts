@@ -14,6 +14,13 @@ import { outboxDirectory } from '../../src/server/mail/mailer';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { launchBrowser, openPage, screenshot } from '../helpers/browser';
 
+/** Below 48rem the destinations are behind the menu button (opened once; it stays open until one is chosen). */
+async function openMenu(page: import('playwright-core').Page, label: string): Promise<void> {
+  const button = page.getByRole('button', { name: label });
+  if ((await button.count()) === 0) return; // a wide screen shows them inline
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+}
+
 let t: TestApp;
 let browser: Browser;
 beforeAll(async () => {
@@ -145,11 +152,13 @@ describe('unsaved changes', () => {
     await context.addInitScript((token) => sessionStorage.setItem('authToken', token), user.token);
     await page.goto(`${t.url}/profile`);
     await page.getByLabel(de.register.alias).fill('Changed');
+    await openMenu(page, de.shell.menu);
     await page.getByRole('link', { name: de.nav.home, exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText(de.confirmPrompts.discardMessage).waitFor();
     await dialog.getByRole('button', { name: de.common.cancel }).click();
     expect(new URL(page.url()).pathname).toBe('/profile');
+    await openMenu(page, de.shell.menu);
     await page.getByRole('link', { name: de.nav.home, exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: de.confirmPrompts.discard }).click();
     await page.waitForURL(`${t.url}/`);

@@ -5,6 +5,8 @@
  * by keyboard, without sideways scrolling or accessibility violations. Staff who are not
  * coordinators are not offered the section.
  */
+// Arabic texts isolate their Latin runs (src/domain/bidi.ts), so names are compared the same way.
+import { isolateLatin } from '../../src/domain/bidi';
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,7 +93,7 @@ describe('research data on the case list', () => {
     await select.focus();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
-    const codebookButton = section.getByRole('button', { name: 'تنزيل دليل الترميز (CSV)' });
+    const codebookButton = section.getByRole('button', { name: isolateLatin('تنزيل دليل الترميز (CSV)') });
     expect(await codebookButton.evaluate((button) => button === document.activeElement)).toBe(true);
     const [codebook] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     expect(codebook.suggestedFilename()).toMatch(/^sanad-gad7-codebook-ar-/);

@@ -108,6 +108,8 @@ describe('interview scheduling', () => {
     await expectAccessible(pt.page, '/interviews/booking (ar)');
     await screenshot(pt.page, 'interviews-booking-ar-360');
     await slotButtons.first().click();
+    // Booking asks first (issue 18).
+    await pt.page.getByRole('dialog').getByRole('button', { name: ar.interviews.booking.bookConfirm }).click();
     await pt.page.getByText(ar.interviews.booking.booked).waitFor();
     await pt.page.getByRole('heading', { name: ar.interviews.booking.yourInterview }).waitFor();
     await pt.page.getByText(ar.interviews.booking.linkLater).waitFor();

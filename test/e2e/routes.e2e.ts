@@ -125,6 +125,8 @@ describe('every route', () => {
     const { page, context } = await pageAs('anonymous', 'ar');
     await page.goto(`${t.url}/login`);
     await page.getByRole('heading', { name: ar.login.title }).waitFor();
+    // At 360 px the language is in the menu.
+    await page.getByRole('button', { name: ar.shell.menu }).click();
     await page.getByLabel(ar.layout.language).selectOption('de');
     await page.waitForFunction(() => document.documentElement.dir === 'ltr' && document.documentElement.lang === 'de');
     expect(await page.evaluate(() => localStorage.getItem('locale'))).toBe('de');

@@ -118,6 +118,8 @@ describe('workflow task screens', () => {
     await dueList.getByRole('link', { name: new RegExp(ar.tasks.actions.bookTask) }).click();
     await pt.page.getByRole('heading', { level: 1, name: ar.interviews.booking.title }).waitFor();
     await pt.page.locator('.slot-button').first().click();
+    // Booking asks first (issue 18).
+    await pt.page.getByRole('dialog').getByRole('button', { name: ar.interviews.booking.bookConfirm }).click();
     await pt.page.getByText(ar.interviews.booking.booked).waitFor();
     await t.sanad.workflow.tick();
     await open(pt.page, '/due');

@@ -267,7 +267,8 @@ describe('seed-demo', () => {
     const { rows } = await t.db.pool.query<{ patient: string; team: string[] }>(
       `select p.username as patient,
               array_agg(s.username || ':' || concat_ws(',', case when m.acts_as_therapist then 'therapist' end,
-                case when m.acts_as_supervisor then 'supervisor' end, case when m.acts_as_interviewer then 'interviewer' end)
+                case when m.acts_as_supervisor then 'supervisor' end, case when m.acts_as_interviewer then 'interviewer' end,
+                case when m.acts_as_supporter then 'supporter' end, case when m.acts_as_counselor then 'counselor' end)
                 order by s.username) as team
          from app_public.users p
          join app_public.case_members pm on pm.user_id = p.id and pm.acts_as_patient
@@ -279,7 +280,7 @@ describe('seed-demo', () => {
     );
     expect(rows.map((r) => r.patient)).toEqual(['demo-patient1', 'demo-patient2', 'demo-patient3']);
     for (const row of rows) {
-      expect(row.team).toEqual(['demo-interviewer:interviewer', 'demo-supervisor:supervisor', 'demo-therapist:therapist']);
+      expect(row.team).toEqual(['demo-counselor:counselor', 'demo-interviewer:interviewer', 'demo-supervisor:supervisor', 'demo-supporter:supporter', 'demo-therapist:therapist']);
     }
   });
 });

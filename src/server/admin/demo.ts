@@ -1,7 +1,10 @@
 /**
- * A demo trial: one account per role, patients with cases and a care team on each case, so
- * that every screen has something to show on a laptop. All accounts share a published password,
- * which is why they must never exist on a production system.
+ * A demo trial: one account per role, patients with cases and a care team on each case, and
+ * (seedDemoActivity) the trial started for each patient and moved to a different stage, with
+ * messages, interview slots and bookings and questionnaire answers, so that every screen of
+ * every demo account has something real to show on a laptop. Everything after the accounts goes
+ * through the app's own HTTP routes as the person who would do it, so rules and workflow apply.
+ * All accounts share a published password, which is why they must never exist in production.
  */
 import type pg from 'pg';
 import type { CaseRole } from '../../domain/roles';
@@ -23,8 +26,8 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { username: 'demo-interviewer', alias: 'Demo Interviewer', flags: ['interviewer'], caseRole: 'interviewer' },
   { username: 'demo-therapist', alias: 'Demo Therapist', flags: ['therapist'], caseRole: 'therapist' },
   { username: 'demo-supervisor', alias: 'Demo Supervisor', flags: ['supervisor'], caseRole: 'supervisor' },
-  { username: 'demo-supporter', alias: 'Demo Supporter', flags: ['supporter'] },
-  { username: 'demo-counselor', alias: 'Demo Counselor', flags: ['counselor'] },
+  { username: 'demo-supporter', alias: 'Demo Supporter', flags: ['supporter'], caseRole: 'supporter' },
+  { username: 'demo-counselor', alias: 'Demo Counselor', flags: ['counselor'], caseRole: 'counselor' },
   { username: 'demo-patient1', alias: 'Demo Patient 1', flags: ['patient'] },
   { username: 'demo-patient2', alias: 'Demo Patient 2', flags: ['patient'] },
   { username: 'demo-patient3', alias: 'Demo Patient 3', flags: ['patient'] },
@@ -97,4 +100,137 @@ export async function seedDemo(pool: pg.Pool): Promise<SeededAccount[]> {
     }
   }
   return seeded;
+}
+
+/** What seedDemoActivity needs of a built app: requests by inject, and one scheduler pass. */
+export interface DemoApp {
+  inject(request: { method: 'GET' | 'POST' | 'PUT'; url: string; headers?: Record<string, string>; payload?: unknown }): Promise<{ statusCode: number; body: string }>;
+  tick(): Promise<unknown>;
+}
+
+/** The stage each demo patient's trial is moved to (index = patient number - 1). */
+export const DEMO_STAGES = ['screening', 'interview', 'treatment'] as const;
+
+const HOUR = 3_600_000;
+
+class DemoSession {
+  private readonly tokens = new Map<string, string>();
+  constructor(private readonly app: DemoApp) {}
+
+  private async token(username: string): Promise<string> {
+    const known = this.tokens.get(username);
+    if (known) return known;
+    const answer = await this.call('POST', '/api/auth/tokens', null, { username, password: DEMO_PASSWORD });
+    const token = (answer as { encoded: string }).encoded;
+    this.tokens.set(username, token);
+    return token;
+  }
+
+  async call(method: 'GET' | 'POST' | 'PUT', url: string, as: string | null, payload?: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+    const all: Record<string, string> = { ...headers };
+    if (as) all.authorization = `Bearer ${await this.token(as)}`;
+    if (payload !== undefined) all['content-type'] = 'application/json';
+    const response = await this.app.inject({ method, url, headers: all, ...(payload === undefined ? {} : { payload }) });
+    if (response.statusCode >= 300) throw new Error(`demo: ${method} ${url} as ${as ?? 'nobody'} answered ${response.statusCode}: ${response.body}`);
+    return response.body ? JSON.parse(response.body) : null;
+  }
+
+  async graphql(as: string, query: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const answer = (await this.call('POST', '/api/graphql', as, { query, variables })) as { data?: Record<string, unknown>; errors?: { message: string }[] };
+    if (answer.errors?.length) throw new Error(`demo: GraphQL as ${as}: ${answer.errors.map((e) => e.message).join('; ')}`);
+    return answer.data ?? {};
+  }
+
+  message(as: string, caseId: string, subject: string, body: string, to: Record<string, boolean>): Promise<unknown> {
+    return this.graphql(as, 'mutation DemoMessage($message: CaseMessageInput!) { createCaseMessage(input: { caseMessage: $message }) { caseMessage { id } } }', {
+      message: { caseId, subject, body, sentAt: new Date().toISOString(), ...to },
+    });
+  }
+
+  async openTask(caseId: string, key: string, pool: pg.Pool): Promise<string> {
+    const { rows } = await pool.query<{ id: string }>('select id from app_public.workflow_tasks where case_id = $1 and task_definition_key = $2 and end_time is null', [caseId, key]);
+    if (!rows[0]) throw new Error(`demo: no open ${key} task in case ${caseId}`);
+    return rows[0].id;
+  }
+
+  async submit(as: string, taskId: string, variables: Record<string, { value: unknown; type: string }>): Promise<void> {
+    await this.call('POST', `/api/workflow/rest/task/${taskId}/submit-form`, as, { variables });
+  }
+
+  async phq9(as: string, caseId: string, time: string, answers: number[]): Promise<void> {
+    const items = Object.fromEntries(answers.map((value, i) => [`item${i + 1}`, value]));
+    await this.call('POST', '/api/phq9', as, { case_id: caseId, time_of_measurement: time, ...items }, { prefer: 'resolution=merge-duplicates, return=representation' });
+  }
+}
+
+async function hasTrial(pool: pg.Pool, caseId: string): Promise<boolean> {
+  const { rows } = await pool.query(`select 1 from app_public.workflow_instances where case_id = $1 and business_key = 'trial'`, [caseId]);
+  return rows.length > 0;
+}
+
+/**
+ * Starts the trial for the demo patients that have none yet and moves each to its stage of
+ * DEMO_STAGES: patient 1 is screening (the questionnaires are due), patient 2 booked an
+ * interview (the interviewer's task waits), patient 3 was interviewed, randomised and is in
+ * treatment (questionnaires before treatment due, answers and scores to see). Every case gets
+ * messages between its team and the patient; free interview slots stay open for booking.
+ * Runs only on freshly created patients, so a second seed changes nothing.
+ */
+export async function seedDemoActivity(app: DemoApp, pool: pg.Pool, seeded: readonly SeededAccount[]): Promise<string[]> {
+  const demo = new DemoSession(app);
+  const done: string[] = [];
+  const patients = seeded.filter((s) => s.flags.includes('patient') && s.caseId && s.created);
+  const interviewerId = seeded.find((s) => s.username === 'demo-interviewer')?.id;
+  for (const [index, patient] of patients.entries()) {
+    const caseId = patient.caseId!;
+    if (await hasTrial(pool, caseId)) continue;
+    const stage = DEMO_STAGES[index % DEMO_STAGES.length]!;
+    await pool.query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [caseId]);
+    await app.tick();
+
+    await demo.message('demo-therapist', caseId, 'Welcome', 'Welcome to Sanad. Write to us whenever you like; we answer within two working days.', { toPatients: true });
+    await demo.message(patient.username, caseId, 'Question', 'Thank you. When will the interview take place?', { toTherapists: true, toSupporters: true });
+    await demo.message('demo-supporter', caseId, 'Technical help', 'If the questionnaires do not open on your phone, tell me and I will help.', { toPatients: true });
+    await demo.message('demo-counselor', caseId, 'Note for the team', 'I spoke with the patient by phone; no risk noticed.', { toTherapists: true, toSupervisors: true, toInterviewers: true, toSupporters: true });
+
+    if (stage !== 'screening') {
+      await demo.phq9(patient.username, caseId, 'screening', [2, 2, 1, 2, 1, 1, 2, 1, 0]);
+      // The remaining screening questionnaires would follow; the demo reports them done.
+      await pool.query(`select app_hidden.notify_workflow($1, 'screeningCompleted', $2)`, [
+        caseId,
+        JSON.stringify({ excluded: { value: false, type: 'Boolean' }, exclusionReasons: { value: '', type: 'String' } }),
+      ]);
+      await app.tick();
+      const startsAt = new Date(Math.ceil((Date.now() + (index + 1) * 24 * HOUR) / HOUR) * HOUR);
+      const created = await demo.graphql(
+        'demo-interviewer',
+        'mutation DemoOffer($startsAt: Datetime!, $endsAt: Datetime!) { createOffer(input: { startsAt: $startsAt, endsAt: $endsAt }) { interviewOffer { id } } }',
+        { startsAt: startsAt.toISOString(), endsAt: new Date(startsAt.getTime() + HOUR).toISOString() },
+      );
+      const offerId = (created.createOffer as { interviewOffer: { id: string } }).interviewOffer.id;
+      await demo.graphql(patient.username, 'mutation DemoBook($offerId: UUID!, $caseId: UUID!) { bookInterview(input: { offerId: $offerId, caseId: $caseId }) { interviewBooking { id } } }', { offerId, caseId });
+      await app.tick();
+    }
+    if (stage === 'treatment') {
+      await demo.submit('demo-interviewer', await demo.openTask(caseId, 'interviewTask', pool), { outcome: { value: 'ptsd', type: 'String' } });
+      await app.tick();
+      await demo.submit('demo-coordinator', await demo.openTask(caseId, 'randomizeTask', pool), { treatment: { value: 'A', type: 'String' } });
+      await app.tick();
+      await demo.phq9(patient.username, caseId, 'pre', [3, 2, 2, 3, 1, 2, 2, 1, 1]);
+      await demo.message('demo-therapist', caseId, 'Your first session', 'Your treatment starts now. Please answer the questionnaires before treatment first.', { toPatients: true });
+    }
+    done.push(`${patient.username}: trial at ${stage}`);
+  }
+  // Free slots for the booking screen and the interview calendar.
+  if (done.length > 0 && interviewerId) {
+    for (const days of [5, 6, 8]) {
+      const startsAt = new Date(Math.ceil((Date.now() + days * 24 * HOUR) / HOUR) * HOUR);
+      await demo.graphql(
+        'demo-interviewer',
+        'mutation DemoOffer($startsAt: Datetime!, $endsAt: Datetime!) { createOffer(input: { startsAt: $startsAt, endsAt: $endsAt }) { interviewOffer { id } } }',
+        { startsAt: startsAt.toISOString(), endsAt: new Date(startsAt.getTime() + HOUR).toISOString() },
+      );
+    }
+  }
+  return done;
 }

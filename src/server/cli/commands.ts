@@ -9,7 +9,9 @@ import { parseArgs } from 'node:util';
 import { isTimeZone } from '../../domain/accounts';
 import { CASE_ROLES, type CaseRole } from '../../domain/roles';
 import { ACCOUNT_FLAGS, AdminInputError, addMember, createCase, createUser, type AccountFlag, type NewUser } from '../admin/accounts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, type SeededAccount } from '../admin/demo';
+import { buildApp } from '../app';
+import type { Config } from '../config';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, seedDemoActivity, type SeededAccount } from '../admin/demo';
 import { SUPPORTED_LOCALES, type Locale } from '../config';
 import type { Database } from '../db/database';
 import { DataDirLockedError } from '../db/dir-lock';
@@ -53,6 +55,8 @@ export interface PrepareIo {
 
 export interface CommandContext extends PrepareIo {
   db: Database;
+  /** The settings, for commands that run the app in-process (seed-demo drives the trial through it). */
+  config?: Config;
   /** Receives the command's output, one line (or block of lines) per call. */
   out: (line: string) => void;
 }
@@ -363,6 +367,16 @@ function demoReport(seeded: SeededAccount[]): string[] {
 async function runSeedDemo(ctx: CommandContext): Promise<void> {
   const seeded = await seedDemo(ctx.db.pool);
   ctx.out(demoReport(seeded).join('\n'));
+  if (!ctx.config) return;
+  // The trial, messages, bookings and answers go through the app's own routes (no listening port).
+  // Quiet: the seed's own requests are not news in the terminal.
+  const sanad = await buildApp({ config: { ...ctx.config, workflowIntervalMs: 0, notificationIntervalMs: 0, logLevel: 'warn' }, db: ctx.db, serveWebApp: false });
+  try {
+    const done = await seedDemoActivity({ inject: (request) => sanad.app.inject(request as never), tick: () => sanad.workflow.tick() }, ctx.db.pool, seeded);
+    if (done.length > 0) ctx.out(['', 'Demo activity:', ...done.map((line) => `  ${line}`)].join('\n'));
+  } finally {
+    await sanad.close();
+  }
 }
 
 /** Recounts the kept message figures of every case member (app_hidden.rebuild_case_inbox, 0032). */

@@ -34,7 +34,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     const migrated = await migrate(db.pool);
     if (migrated.applied.length > 0) process.stderr.write(`Applied migrations: ${migrated.applied.join(', ')}\n`);
-    await executeCommand(command, { db, out: printLine });
+    await executeCommand(command, { db, config, out: printLine });
   } finally {
     await db.close();
   }

@@ -3,7 +3,7 @@
  * small helpers every feature uses. How a feature declares its queries, mutations with their
  * invalidations, polling and REST calls: src/web/api/README.md.
  */
-import { QueryCache, QueryClient, type Query } from '@tanstack/react-query';
+import { focusManager, QueryCache, QueryClient, type Query } from '@tanstack/react-query';
 import { ApiError } from './client';
 
 /** Spec §7/§9: my messages (and unread counts) are polled every 60 s. */
@@ -42,6 +42,28 @@ export function createQueryClient(): QueryClient {
       },
       mutations: { retry: false },
     },
+  });
+}
+
+/**
+ * "Coming back" is a tab made visible again or a window focused again (a phone switching
+ * apps fires either); queries that opt in (refetchOnWindowFocus) are fetched again then.
+ */
+if (typeof window !== 'undefined') {
+  focusManager.setEventListener((handleFocus) => {
+    const onVisibility = () => handleFocus(document.visibilityState === 'visible');
+    // Every focus counts as coming back, even without a blur seen before it (a phone may not
+    // send one): the manager only acts on a change, so it is told "away" and then "back".
+    const onFocus = () => {
+      handleFocus(false);
+      handleFocus(true);
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    window.addEventListener('focus', onFocus);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('focus', onFocus);
+    };
   });
 }
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { interviewKeys, refetchInterviewsAfter } from '../features/interviews/api';
 import { messageKeys, refetchAfterMessageAction } from '../features/messages/api';
 import { caseKeys, refetchAfterCaseChange } from '../features/cases/api';
+import { refetchAfterTaskCompleted, workflowKeys } from '../features/tasks/api';
 
 function seeded(): QueryClient {
   const client = new QueryClient();
@@ -76,5 +77,20 @@ describe('case change rule', () => {
     const client = seeded();
     await refetchAfterCaseChange(client, 'case-1');
     expect(stale(client)).toEqual(['cases/detail/case-1', 'cases/list/[object Object]', 'messages/my-cases'].sort());
+  });
+});
+
+describe('workflow task rule (spec §4 Workflow tasks)', () => {
+  it('after a task is completed the due task is removed at once and workflow data is refetched', async () => {
+    const client = seeded();
+    const row = (id: string) => ({ id, name: id, taskDefinitionKey: 'k', candidateGroups: [], assignee: null, due: null, priority: 50, created: '', caseId: 'case-1', caseByCaseId: null });
+    client.setQueryData(workflowKeys.due(), [row('t1'), row('t2')]);
+    client.setQueryData(workflowKeys.caseTasks('case-1'), [row('t1')]);
+    client.setQueryData(workflowKeys.processes(), 'kept');
+    await refetchAfterTaskCompleted(client, 't1');
+    expect(client.getQueryData<{ id: string }[]>(workflowKeys.due())?.map((t) => t.id)).toEqual(['t2']);
+    expect(client.getQueryData<{ id: string }[]>(workflowKeys.caseTasks('case-1'))).toEqual([]);
+    expect(stale(client).filter((k) => k.startsWith('workflow'))).toEqual(['workflow/case/case-1', 'workflow/due', 'workflow/processes']);
+    expect(stale(client).filter((k) => !k.startsWith('workflow'))).toEqual([]);
   });
 });

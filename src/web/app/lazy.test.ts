@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CHUNK_TIMEOUT_MS, ChunkLoadError, withChunkTimeout } from './lazy';
+import { CHUNK_TIMEOUT_MS, ChunkLoadError, ModuleNotFoundError, pickScreen, withChunkTimeout } from './lazy';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -31,5 +31,16 @@ describe('chunk loading (spec §8)', () => {
 
   it('passes the module through when it arrives in time', async () => {
     await expect(withChunkTimeout(() => Promise.resolve({ ok: 1 }), 'main')).resolves.toEqual({ ok: 1 });
+  });
+});
+
+describe('pickScreen (spec §8 module not found)', () => {
+  it('returns the screen a section exports', () => {
+    const Screen = () => null;
+    expect(pickScreen({ Screen }, 'main', (m) => m.Screen).default).toBe(Screen);
+  });
+  it('raises a module-not-found error when the section has no such screen', () => {
+    expect(() => pickScreen({} as { Screen?: () => null }, 'staff', (m) => m.Screen)).toThrow(ModuleNotFoundError);
+    expect(() => pickScreen({} as { Screen?: () => null }, 'staff', (m) => m.Screen)).toThrow("Cannot find module 'staff'");
   });
 });

@@ -34,7 +34,23 @@ export function withChunkTimeout<T>(load: () => Promise<T>, request: string, tim
   });
 }
 
+/** Spec §8: an unknown module raises a module-not-found error (a section without the screen asked for). */
+export class ModuleNotFoundError extends Error {
+  readonly code = 'module_not_found';
+  constructor(readonly request: string) {
+    super(`Cannot find module '${request}'`);
+    this.name = 'ModuleNotFoundError';
+  }
+}
+
+/** The screen `pick` chooses from a loaded section, or the module-not-found error. */
+export function pickScreen<M>(module: M, section: string, pick: (module: M) => ComponentType | undefined): { default: ComponentType } {
+  const screen = pick(module);
+  if (!screen) throw new ModuleNotFoundError(section);
+  return { default: screen };
+}
+
 /** A lazily loaded screen: `section` names the chunk, `pick` chooses the export. */
-export function lazyScreen<M>(section: string, load: () => Promise<M>, pick: (module: M) => ComponentType): ComponentType {
-  return lazy(() => withChunkTimeout(load, section).then((module) => ({ default: pick(module) })));
+export function lazyScreen<M>(section: string, load: () => Promise<M>, pick: (module: M) => ComponentType | undefined): ComponentType {
+  return lazy(() => withChunkTimeout(load, section).then((module) => pickScreen(module, section, pick)));
 }

@@ -5,6 +5,7 @@
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { isolateLatin } from '../../domain/bidi';
 import { assertSupportedLocale, DEFAULT_LOCALE, isLocale, LOCALES, textDirection, type Locale } from '../../domain/locales';
 
 export const LOCALE_KEY = 'locale';
@@ -43,11 +44,23 @@ async function ensureCatalog(locale: Locale): Promise<void> {
   i18next.addResourceBundle(locale, 'translation', catalog.default, true, true);
 }
 
+/**
+ * Every translated text of a right-to-left language gets its Latin names and codes isolated
+ * (src/domain/bidi.ts), interpolated values included: "(PCL-5)" or a username stays in order.
+ */
+const BIDI = {
+  type: 'postProcessor' as const,
+  name: 'bidi',
+  process: (value: string, _key: unknown, _options: unknown, translator: { language?: string }) =>
+    translator.language && isLocale(translator.language) && textDirection(translator.language) === 'rtl' ? isolateLatin(value) : value,
+};
+
 export async function initI18n(): Promise<Locale> {
   const locale = storedLocale();
   const catalog = await catalogs[locale]();
-  await i18next.use(initReactI18next).init({
+  await i18next.use(initReactI18next).use(BIDI).init({
     lng: locale,
+    postProcess: ['bidi'],
     resources: { [locale]: { translation: catalog.default } },
     fallbackLng: false,
     interpolation: { escapeValue: false },

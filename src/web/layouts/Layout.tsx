@@ -1,20 +1,26 @@
 /**
  * The three layouts of spec §2 (blue, development, treatment) share one frame: a header with
- * navigation for the person's role and the locale switcher, the page, and a footer with the
+ * the person's destinations, sign-out and the language, the page, and a footer with the
  * information pages and a crisis note. The layout only changes the colours.
+ *
+ * Phone first: below WIDE_SCREEN the destinations sit behind a "Menu" button (a disclosure:
+ * one tap opens a list of large targets, nothing scrolls sideways), while sign-out stays on the
+ * bar at every width. Wider screens show the same destinations inline. The current page is
+ * marked (aria-current and a visible mark) in both.
  */
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
+import { destinations } from '../../domain/navigation';
 import { canAccess, routeById, type Layout as LayoutName, type RouteId } from '../../domain/routes';
-import { accountFlags } from '../session/profile';
-import { useSession } from '../session/session';
 import { isAvailable } from '../app/screens';
 import { unreadQuery } from '../features/messages/api';
+import { accountFlags } from '../session/profile';
+import { useSession } from '../session/session';
+import { useMediaQuery, WIDE_SCREEN } from '../ui/useMediaQuery';
 import { LocaleSwitcher } from './LocaleSwitcher';
 
-const SIGNED_IN_NAV: RouteId[] = ['home', 'conversation', 'adminCases', 'adminTasks', 'interviewBooking', 'interviewManage', 'profile'];
 const SIGNED_OUT_NAV: RouteId[] = ['about', 'faq', 'login', 'register'];
 const FOOTER_LINKS: RouteId[] = ['about', 'faq', 'conditionsTherapy', 'conditionsCounseling', 'privacy', 'imprint', 'downloads'];
 
@@ -27,7 +33,7 @@ function Logo() {
   );
 }
 
-/** The number of unread messages on the "Messages" link; screen readers hear it as a sentence. */
+/** The number of unread messages; screen readers hear it as a sentence. */
 function UnreadBadge({ count }: { count: number }) {
   const { t } = useTranslation();
   return (
@@ -40,15 +46,56 @@ function UnreadBadge({ count }: { count: number }) {
   );
 }
 
+function MenuIcon({ open }: { open: boolean }) {
+  return (
+    <svg className="menu-button__icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      {open ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
+    </svg>
+  );
+}
+
+function NavLinks({ ids, unread }: { ids: RouteId[]; unread: number }) {
+  const { t } = useTranslation();
+  return (
+    <ul>
+      {ids.map((id) => (
+        <li key={id}>
+          <NavLink to={routeById(id).path} end={id === 'home'}>
+            <span>{t(`nav.${id}`)}</span>
+            {id === 'conversation' && unread > 0 ? <UnreadBadge count={unread} /> : null}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function Layout({ layout, children }: { layout: LayoutName; children: ReactNode }) {
   const { t } = useTranslation();
   const session = useSession();
   const flags = accountFlags(session.user);
-  const nav = (session.user ? SIGNED_IN_NAV : SIGNED_OUT_NAV).filter((id) => isAvailable(id) && canAccess(routeById(id), flags));
+  const wide = useMediaQuery(WIDE_SCREEN);
+  const location = useLocation();
+  const menuId = useId();
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const nav =
+    session.user && flags
+      ? destinations(flags, session.user.is_counselor_account, isAvailable)
+      : SIGNED_OUT_NAV.filter((id) => isAvailable(id) && canAccess(routeById(id), flags));
   const unread = useQuery({ ...unreadQuery(), enabled: Boolean(session.user) }).data ?? 0;
 
+  // A chosen destination closes the menu; so does a wider window.
+  useEffect(() => setMenuOpen(false), [location.pathname, wide]);
+
+  const closeOnEscape = (event: React.KeyboardEvent) => {
+    if (event.key !== 'Escape' || !menuOpen) return;
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  };
+
   return (
-    <div className={`app-shell layout-${layout}`}>
+    <div className={`app-shell layout-${layout}`} onKeyDown={closeOnEscape}>
       <a className="skip-link" href="#main">
         {t('layout.skipToContent')}
       </a>
@@ -58,27 +105,43 @@ export function Layout({ layout, children }: { layout: LayoutName; children: Rea
             <Logo />
             <span>{t('app.name')}</span>
           </Link>
-          <nav className="app-nav" aria-label={t('layout.mainNavigation')}>
-            <ul>
-              {nav.map((id) => (
-                <li key={id}>
-                  <NavLink to={routeById(id).path} end>
-                    {t(`nav.${id}`)}
-                    {id === 'conversation' && unread > 0 ? <UnreadBadge count={unread} /> : null}
-                  </NavLink>
-                </li>
-              ))}
-              {session.user ? (
-                <li>
-                  <button type="button" className="header-button" onClick={() => void session.signOut()}>
-                    {t('nav.signOut')}
-                  </button>
-                </li>
-              ) : null}
-            </ul>
-          </nav>
-          <LocaleSwitcher />
+          {wide ? (
+            <nav className="app-nav" aria-label={t('layout.mainNavigation')}>
+              <NavLinks ids={nav} unread={unread} />
+            </nav>
+          ) : null}
+          <div className="app-header__actions">
+            {wide ? null : (
+              <button
+                ref={menuButton}
+                type="button"
+                className="header-button menu-button"
+                aria-expanded={menuOpen}
+                aria-controls={menuId}
+                onClick={() => setMenuOpen((open) => !open)}
+              >
+                <MenuIcon open={menuOpen} />
+                <span>{t('shell.menu')}</span>
+                {unread > 0 && !menuOpen ? <UnreadBadge count={unread} /> : null}
+              </button>
+            )}
+            {session.user ? (
+              <button type="button" className="header-button header-button--outlined" onClick={() => void session.signOut()}>
+                {t('nav.signOut')}
+              </button>
+            ) : null}
+            {wide ? <LocaleSwitcher /> : null}
+          </div>
         </div>
+        {!wide && menuOpen ? (
+          // A chosen link closes the menu, the current page's too (no navigation happens then).
+          <nav id={menuId} className="app-menu" aria-label={t('layout.mainNavigation')} onClick={(e) => (e.target as HTMLElement).closest('a') && setMenuOpen(false)}>
+            <NavLinks ids={nav} unread={unread} />
+            <div className="app-menu__locale">
+              <LocaleSwitcher />
+            </div>
+          </nav>
+        ) : null}
       </header>
       <main id="main" className="app-main">
         {children}

@@ -132,9 +132,17 @@ export function Checkbox({ label, errors = [], ...input }: CheckboxProps) {
   );
 }
 
-export function Alert({ kind, children, title }: { kind: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; title?: string }) {
+/**
+ * A message box. `focusOnShow`: the box takes the focus when it appears (after a failed
+ * submit, so keyboard and screen-reader users land on what went wrong).
+ */
+export function Alert({ kind, children, title, focusOnShow = false }: { kind: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; title?: string; focusOnShow?: boolean }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focusOnShow) box.current?.focus();
+  }, [focusOnShow, children]);
   return (
-    <div className={`alert alert--${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+    <div ref={box} className={`alert alert--${kind}`} role={kind === 'error' ? 'alert' : 'status'} {...(focusOnShow ? { tabIndex: -1 } : {})}>
       {title ? <strong>{title} </strong> : null}
       {children}
     </div>

@@ -1,10 +1,15 @@
 /**
- * A case for staff (route /admin/cases/:caseId, spec §7 CaseWithMessages): its fields, the
- * patient, the members with their roles, and the messages the reader may see. Coordinators
- * edit the fields and the membership; other staff read. The database enforces the same split.
+ * A case for staff (route /admin/cases/:caseId, spec §7 CaseWithMessages). It leads with what a
+ * clinician needs (CaseSummary: patient, stage, risk flags, next dates, open tasks, unread
+ * messages), then the sections in two columns where the width allows. The case fields are
+ * folded away and open on demand; coordinators edit them and the membership, other staff read.
+ *
+ * Sections are listed once in CASE_SECTIONS (main column) and CASE_SIDE_SECTIONS (side column):
+ * a feature adds its section to the case page with one line there. Each section receives the
+ * loaded case and reads whatever else it needs through its own feature's queries.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { sortMessages } from '../../../domain/messages';
@@ -16,11 +21,11 @@ import { ScoresSection } from '../scores/ScoresSection';
 import { CaseTasksSection } from '../tasks/CaseTasksSection';
 import { CaseReports } from '../reports/CaseReports';
 import { SafetySection } from '../safety/SafetySection';
-import { personName } from '../messages/names';
+import { CaseTrialPanel } from '../trial/CaseTrialPanel';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
+import { CaseSummary } from './CaseSummary';
 import { MembersSection } from './MembersSection';
 import { caseDetailQuery, PATIENT_FLAGS, refetchAfterCaseChange, type CaseDetail, type CasePatient } from './api';
-import { CaseTrialPanel } from '../trial/CaseTrialPanel';
 
 function PatientSection({ patient }: { patient: CasePatient | null }) {
   const { t } = useTranslation();
@@ -63,7 +68,7 @@ function PatientSection({ patient }: { patient: CasePatient | null }) {
 }
 
 /** The case's messages as the reader may see them: their own drafts, then sent messages. */
-function MessagesSection({ detail }: { detail: CaseDetail }) {
+function MessagesSection({ detail }: CaseSectionProps) {
   const { t } = useTranslation();
   const { user } = useSession();
   const [openId, setOpenId] = useState<string | null>(null);
@@ -93,15 +98,63 @@ function MessagesSection({ detail }: { detail: CaseDetail }) {
   );
 }
 
+/** The case's fields: read-only facts, or the coordinator's form; folded until asked for. */
+function FieldsSection({ detail }: CaseSectionProps) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const canManage = Boolean(session.user?.is_coordinator_account);
+  return (
+    <details className="card case-fields">
+      <summary>
+        <h2 id="fields-title" className="case-fields__title">
+          {canManage ? t('caseDetail.editFields') : t('cases.details')}
+        </h2>
+      </summary>
+      {canManage ? <CaseFieldsForm key={detail.id} caseId={detail.id} fields={detail} /> : <CaseFacts fields={detail} />}
+    </details>
+  );
+}
+
+function MembersOfCase({ detail }: CaseSectionProps) {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  return (
+    <MembersSection
+      caseId={detail.id}
+      members={detail.members}
+      canManage={Boolean(session.user?.is_coordinator_account)}
+      onChanged={() => refetchAfterCaseChange(queryClient, detail.id)}
+    />
+  );
+}
+
+export interface CaseSectionProps {
+  detail: CaseDetail;
+}
+
+/** The main column, in reading order. Add a feature's case section here (one line). */
+export const CASE_SECTIONS: readonly ComponentType<CaseSectionProps>[] = [
+  ({ detail }) => <SafetySection caseId={detail.id} />,
+  ({ detail }) => <ScoresSection caseId={detail.id} />,
+  ({ detail }) => <CaseTasksSection caseId={detail.id} />,
+  ({ detail }) => <CaseReports caseId={detail.id} />,
+  ({ detail }) => <CaseTrialPanel caseId={detail.id} isTherapist={Boolean(detail.myInvolvement?.actsAsTherapist)} />,
+  MessagesSection,
+];
+
+/** The side column (below the main one on phones). */
+export const CASE_SIDE_SECTIONS: readonly ComponentType<CaseSectionProps>[] = [
+  ({ detail }) => <PatientSection patient={detail.patient} />,
+  MembersOfCase,
+  FieldsSection,
+];
+
 export function CaseDetailPage() {
   const { t } = useTranslation();
   const { caseId = '' } = useParams();
   const session = useSession();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { data: detail, error } = useQuery(caseDetailQuery(caseId));
-  const canManage = Boolean(session.user?.is_coordinator_account);
-  const reload = () => refetchAfterCaseChange(queryClient, caseId);
 
   const title = detail ? t('cases.caseTitle', { shortId: detail.shortId }) : t('nav.adminCase');
   const openConversation = () => {
@@ -121,27 +174,23 @@ export function CaseDetailPage() {
         ) : null}
       </nav>
       <ErrorAlert error={error} />
-      {detail === undefined ? <Spinner /> : null}
+      {detail === undefined && !error ? <Spinner /> : null}
       {detail === null && !error ? <Alert kind="info">{t('cases.notFound')}</Alert> : null}
       {detail ? (
         <>
-          {detail.patient ? (
-            <p className="muted" dir="auto">
-              {personName(detail.patient)}
-            </p>
-          ) : null}
-          <section aria-labelledby="fields-title">
-            <h2 id="fields-title">{t('cases.details')}</h2>
-            {canManage ? <CaseFieldsForm key={detail.id} caseId={detail.id} fields={detail} /> : <CaseFacts fields={detail} />}
-          </section>
-          <PatientSection patient={detail.patient} />
-          <SafetySection caseId={detail.id} />
-          <ScoresSection caseId={detail.id} />
-          <CaseTasksSection caseId={detail.id} />
-          <CaseReports caseId={detail.id} />
-          <CaseTrialPanel caseId={detail.id} isTherapist={Boolean(detail.myInvolvement?.actsAsTherapist)} />
-          <MembersSection caseId={detail.id} members={detail.members} canManage={canManage} onChanged={reload} />
-          <MessagesSection detail={detail} />
+          <CaseSummary detail={detail} />
+          <div className="case-columns">
+            <div className="case-columns__main">
+              {CASE_SECTIONS.map((Section, i) => (
+                <Section key={i} detail={detail} />
+              ))}
+            </div>
+            <div className="case-columns__side">
+              {CASE_SIDE_SECTIONS.map((Section, i) => (
+                <Section key={i} detail={detail} />
+              ))}
+            </div>
+          </div>
         </>
       ) : null}
     </Page>

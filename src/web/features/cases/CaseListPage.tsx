@@ -4,18 +4,18 @@
  * messages and the latest message per case. The filters live in the address, so the back
  * button and a shared link show the same list.
  */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { CASE_STAGES } from '../../../domain/case-stages';
 import { formatDateTime } from '../../../domain/format';
-import { useLoad } from '../../api/useLoad';
 import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Checkbox, Page, SelectField, Spinner, TextField } from '../../ui/ui';
 import { personName } from '../messages/names';
-import { loadCaseList, type CaseListFilter, type CaseListItem } from './api';
+import { caseListQuery, type CaseListFilter, type CaseListItem } from './api';
 import { RoleList, StageName } from './labels';
 import { OutcomesOverview } from '../scores/OutcomesOverview';
 import { ResearchExport } from '../export/ResearchExport';
@@ -259,8 +259,9 @@ export function CaseListPage() {
   const filter = readFilter(params);
   const wide = useMediaQuery(WIDE_SCREEN);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
-  const key = params.toString();
-  const { data: result, error, loading } = useLoad(() => loadCaseList(readFilter(new URLSearchParams(key))), key);
+  const query = useQuery({ ...caseListQuery(filter), placeholderData: keepPreviousData });
+  const { data: result, error } = query;
+  const loading = query.isFetching;
 
   // Stable for the debounce effect; reads the current address when called.
   const latest = useRef({ filter, setParams });

@@ -7,7 +7,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { auditChanges, mentionedPeople, PERSON_KEYS, type AuditChange } from '../../../domain/audit';
+import { auditChanges, auditSentence, mentionedPeople, PERSON_KEYS, type AuditChange } from '../../../domain/audit';
 import { isKnownStage } from '../../../domain/case-stages';
 import { formatDateTime } from '../../../domain/format';
 import { currentLocale } from '../../i18n/i18n';
@@ -18,8 +18,7 @@ import type { Person } from '../messages/api';
 import { personName } from '../messages/names';
 import { AUDIT_PAGE_SIZE, caseLogQuery, personQuery, type AuditRow } from './api';
 
-// Safety records (db/migrations/0050) are named in the safety namespace.
-const TABLES = ['cases', 'case_members', 'case_messages', 'users', 'case_suicide_calls', 'safety_signals'] as const;
+const TABLES = ['cases', 'case_members', 'case_messages', 'users'] as const;
 const OPERATIONS = ['INSERT', 'UPDATE', 'DELETE'] as const;
 /** The case itself is the page's subject; repeating its id on every row says nothing. */
 const UNSHOWN_KEYS = new Set(['case_id']);
@@ -77,24 +76,63 @@ function ChangeList({ operation, changes, people }: { operation: string; changes
   );
 }
 
+/** The entry as a sentence in the reader's language; names of people isolated (<bdi>). */
+function Sentence({ row, who, people }: { row: AuditRow; who: string; people: Map<string, Person> }) {
+  const { t } = useTranslation();
+  const said = auditSentence({ tableName: row.tableName, operation: row.operation, oldData: asRecord(row.oldData), newData: asRecord(row.newData) });
+  const name = (id: string | null) => (id ? (personName(people.get(id)) ?? t('caseLog.unknownPerson')) : t('caseLog.unknownPerson'));
+  const roles = (list: string[]) => list.map((role) => t(`roles.${role}`, { defaultValue: role })).join(t('caseLog.and'));
+  const stage = (code: string) => (isKnownStage(code) ? t(`caseStages.${code}`) : code);
+  switch (said.kind) {
+    case 'memberAdded':
+      return <>{t('caseLog.said.memberAdded', { who, member: name(said.member), roles: roles(said.roles) })}</>;
+    case 'memberRemoved':
+      return <>{t('caseLog.said.memberRemoved', { who, member: name(said.member) })}</>;
+    case 'memberRoles':
+      return <>{t('caseLog.said.memberRoles', { who, member: name(said.member), roles: roles(said.roles) })}</>;
+    case 'stage':
+      return <>{t('caseLog.said.stage', { from: stage(said.from), to: stage(said.to) })}</>;
+    case 'caseFields':
+      return <>{t('caseLog.said.caseFields', { who, fields: said.fields.map((f) => t(`auditFields.${f}`, { defaultValue: f })).join(t('caseLog.and')) })}</>;
+    case 'other':
+      return (
+        <>
+          {t('caseLog.said.other', {
+            who,
+            change: t(`caseLog.operations.${said.operation}`, { defaultValue: said.operation }),
+            record: t([`caseLog.tables.${said.table}`, `safety.tables.${said.table}`], { defaultValue: said.table }),
+          })}
+        </>
+      );
+    case 'caseCreated':
+    case 'messageSent':
+    case 'draftSaved':
+    case 'messageDeleted':
+    case 'messageRead':
+      return <>{t(`caseLog.said.${said.kind}`, { who })}</>;
+  }
+}
+
 function LogEntry({ row, people }: { row: AuditRow; people: Map<string, Person> }) {
   const { t } = useTranslation();
   const { user } = useSession();
   // No actor: the change came from the server itself (the CLI, the workflow, a migration).
   const who = row.actorId ? (personName(people.get(row.actorId)) ?? t('caseLog.unknownPerson')) : t('caseLog.system');
+  const changes = auditChanges(row.operation, asRecord(row.oldData), asRecord(row.newData));
   return (
     <li className="card card--flat log-entry">
       <p className="log-entry__what">
-        <strong>{t(`caseLog.operations.${row.operation}`, { defaultValue: row.operation })}</strong>
-        {' · '}
-        {t([`caseLog.tables.${row.tableName}`, `safety.tables.${row.tableName}`], { defaultValue: row.tableName })}
+        <Sentence row={row} who={who} people={people} />
       </p>
       <p className="muted">
-        <span dir="auto">{who}</span>
-        {' · '}
         <time dateTime={row.at}>{formatDateTime(new Date(row.at), currentLocale(), user?.time_zone ?? 'UTC')}</time>
       </p>
-      <ChangeList operation={row.operation} changes={auditChanges(row.operation, asRecord(row.oldData), asRecord(row.newData))} people={people} />
+      {changes.some((c) => !UNSHOWN_KEYS.has(c.key)) ? (
+        <details className="log-entry__raw">
+          <summary>{t('caseLog.showChange')}</summary>
+          <ChangeList operation={row.operation} changes={changes} people={people} />
+        </details>
+      ) : null}
     </li>
   );
 }
@@ -138,7 +176,7 @@ export function CaseLogPage() {
           name="table"
           value={tableName}
           onChange={(e) => update({ table: e.target.value, offset: 0 })}
-          options={[{ value: '', label: t('caseLog.allTables') }, ...TABLES.map((name) => ({ value: name, label: t([`caseLog.tables.${name}`, `safety.tables.${name}`]) }))]}
+          options={[{ value: '', label: t('caseLog.allTables') }, ...TABLES.map((name) => ({ value: name, label: t(`caseLog.tables.${name}`) }))]}
         />
         <SelectField
           label={t('caseLog.operation')}

@@ -1,17 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError } from '../../api/client';
 import { Alert, Page, Spinner } from '../../ui/ui';
+import { contentPageQuery, type PageCode } from './api';
 import { Markdown } from './markdown';
 
-export type PageCode = 'about' | 'faq' | 'privacy' | 'imprint' | 'downloads' | 'conditionsTherapy' | 'conditionsCounseling' | 'interview';
-
-interface StoredPage {
-  code: string;
-  locale: string;
-  title: string;
-  content: string;
-}
+export type { PageCode };
 
 /**
  * An information page, read from the content templates that coordinators edit, in the
@@ -19,20 +12,7 @@ interface StoredPage {
  */
 export function ContentPage({ code }: { code: PageCode }) {
   const { t, i18n } = useTranslation();
-  const [page, setPage] = useState<StoredPage | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setError(null);
-    api<StoredPage>('GET', `/api/pages/${code}?locale=${encodeURIComponent(i18n.language)}`, { signal: controller.signal, anonymous: true }).then(
-      setPage,
-      (caught: unknown) => {
-        if (caught instanceof ApiError) setError(caught);
-      },
-    );
-    return () => controller.abort();
-  }, [code, i18n.language]);
+  const { data: page, error } = useQuery(contentPageQuery(code, i18n.language));
 
   if (error) {
     return (

@@ -46,7 +46,7 @@ export function BookingPage() {
 
 function CaseBookingView({ caseId }: { caseId: string }) {
   const { t } = useTranslation();
-  const { timeZone } = useZone();
+  const { timeZone, locale } = useZone();
   const now = useNow();
   const confirm = useConfirm();
   const bookings = useLoaded(caseBookingsQuery(caseId));
@@ -72,6 +72,16 @@ function CaseBookingView({ caseId }: { caseId: string }) {
   }
 
   const current = (bookings.data ?? []).find((b) => b.offer && !isPast(b.offer.timeSlot, now));
+
+  /** Booking asks first, naming the time in the person's zone (issue 18: a tap is no commitment). */
+  const book = async (date: AvailableDate) => {
+    const ok = await confirm({
+      title: t('interviews.booking.bookTitle'),
+      message: t('interviews.booking.bookMessage', { when: formatSlot(date.timeSlot.start, date.timeSlot.end, locale, timeZone) }),
+      confirmLabel: t('interviews.booking.bookConfirm'),
+    });
+    if (ok) await run('book', () => bookInterview(date.id, caseId), t('interviews.booking.booked'));
+  };
 
   const cancel = async (booking: CaseBooking) => {
     const ok = await confirm({
@@ -99,7 +109,7 @@ function CaseBookingView({ caseId }: { caseId: string }) {
           // The server may answer from its read cache, kept for up to a minute: a slot that has
           // started since is not offered (booking it would be refused anyway).
           dates={dates.data?.filter((d) => isUpcoming(d.timeSlot, now)) ?? null}
-          loading={dates.loading} busy={busy} onBook={(d) => void run('book', () => bookInterview(d.id, caseId), t('interviews.booking.booked'))} />
+          loading={dates.loading} busy={busy} onBook={(d) => void book(d)} />
       ) : null}
     </>
   );

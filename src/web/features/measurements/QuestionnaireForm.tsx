@@ -6,6 +6,7 @@
  * back to each, and submitting checks that every required item is answered. Scores are never
  * shown: patients do not see them.
  */
+import { isolateLatin } from '../../../domain/bidi';
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { wordingFor, type AnswerValue, type InstrumentCode, type ItemDefinition } from '../../../domain/instruments';
@@ -95,7 +96,7 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
   const focusTarget = useRef<string | null>(null);
   const items = visibleItems(definition, answers);
   const missing = missingRequired(definition, answers);
-  const title = wordingFor(definition, { kind: 'title' }, locale, wording) ?? code;
+  const title = isolateLatin(wordingFor(definition, { kind: 'title' }, locale, wording) ?? code);
   const instructions = wordingFor(definition, { kind: 'instructions' }, locale, wording);
 
   // An item hidden by a changed answer cannot stay the current one.

@@ -5,18 +5,18 @@
  * with their due date. One request per scheduled questionnaire reads its records of every time
  * at once.
  */
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { INSTRUMENTS, wordingFor, type InstrumentCode } from '../../../domain/instruments';
 import type { Locale } from '../../../domain/locales';
 import { MEASUREMENT_TIMES, recordStatus, scheduledInstruments, type MeasurementSchedule, type MeasurementTime } from '../../../domain/measurements';
 import { dueMeasurementTimes } from '../../../domain/workflow-tasks';
-import { loadMyDueTasks } from '../tasks/api';
+import { dueTasksQuery } from '../tasks/api';
 import { useDateTime } from '../tasks/labels';
-import { useLoad } from '../../api/useLoad';
 import { useSession } from '../../session/session';
 import { Alert, Page, Spinner } from '../../ui/ui';
-import { loadRecordsByTime, loadSchedule, type StoredRecord } from './api';
+import { recordsByTimeQuery, scheduleQuery, type StoredRecord } from './api';
 import { measurementPath, TIME_ROUTES } from './MeasurementPage';
 import { ExcludedNotice, NoPatientCase, SignInPrompt } from './notices';
 import './measurements.css';
@@ -30,16 +30,20 @@ interface Overview {
   due: Map<MeasurementTime, string | null>;
 }
 
-async function loadOverview(caseId: string): Promise<Overview> {
-  const schedule = await loadSchedule();
-  const codes = scheduledInstruments(schedule);
-  const [byCode, tasks] = await Promise.all([
-    Promise.all(codes.map((code) => loadRecordsByTime(code, caseId))),
-    // The questionnaires stay usable without the workflow's word: a failed read marks nothing.
-    loadMyDueTasks().catch(() => []),
-  ]);
-  const ownTasks = tasks.filter((task) => task.caseId === caseId);
-  return { schedule, records: Object.fromEntries(codes.map((code, i) => [code, byCode[i]])), due: dueMeasurementTimes(ownTasks) };
+/** The schedule, the case's records of every scheduled questionnaire, and what is due. */
+function useOverview(caseId: string): { data: Overview | null; error: unknown } {
+  const schedule = useQuery(scheduleQuery());
+  const codes = schedule.data ? scheduledInstruments(schedule.data) : [];
+  const records = useQueries({ queries: codes.map((code) => recordsByTimeQuery(code, caseId)) });
+  // The questionnaires stay usable without the workflow's word: a failed read marks nothing.
+  const tasks = useQuery(dueTasksQuery());
+  const error = schedule.error ?? records.find((r) => r.error)?.error ?? null;
+  if (!schedule.data || records.some((r) => !r.data) || tasks.isPending) return { data: null, error };
+  const ownTasks = (tasks.data ?? []).filter((task) => task.caseId === caseId);
+  return {
+    data: { schedule: schedule.data, records: Object.fromEntries(codes.map((code, i) => [code, records[i]!.data])), due: dueMeasurementTimes(ownTasks) },
+    error,
+  };
 }
 
 export function SurveysPage() {
@@ -61,7 +65,7 @@ export function SurveysPage() {
 function Overview({ caseId }: { caseId: string }) {
   const { t, i18n } = useTranslation();
   const dateTime = useDateTime();
-  const { data, error } = useLoad(() => loadOverview(caseId), caseId);
+  const { data, error } = useOverview(caseId);
   if (error) return <Alert kind="error">{t('measurements.loadFailed')}</Alert>;
   if (!data) return <Spinner />;
   const scheduled = MEASUREMENT_TIMES.filter((time) => data.schedule[time].length > 0);

@@ -6,6 +6,7 @@
 import type { Answers, InstrumentCode } from '../../../domain/instruments';
 import type { MeasurementSchedule, MeasurementTime } from '../../../domain/measurements';
 import type { AnswerChanges } from '../../../domain/questionnaire-form';
+import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
 /** A stored record as the patient reads it: answers and record columns, scores always empty. */
@@ -25,26 +26,44 @@ export function loadSchedule(): Promise<MeasurementSchedule> {
   return schedule;
 }
 
+/** Spec §5: each stored-entity call requires its url; a missing collection code is a programming error. */
+export function collectionUrl(code: InstrumentCode | '' | undefined): string {
+  if (!code) throw new Error('state.url must be defined');
+  return `/api/${code}`;
+}
+
 /** The case's record of one questionnaire at one time, or an empty one. */
 export async function loadRecord(code: InstrumentCode, caseId: string, time: MeasurementTime): Promise<StoredRecord> {
   const query = new URLSearchParams({ case_id: `eq.${caseId}`, time_of_measurement: `eq.${time}` });
-  const rows = await api<StoredRecord[]>('GET', `/api/${code}?${query.toString()}`);
+  const rows = await api<StoredRecord[]>('GET', `${collectionUrl(code)}?${query.toString()}`);
   return rows[0] ?? {};
 }
 
 /** Every record of one questionnaire in the case, by time of measurement (for /frageboegen). */
 export async function loadRecordsByTime(code: InstrumentCode, caseId: string): Promise<Partial<Record<MeasurementTime, StoredRecord>>> {
-  const rows = await api<StoredRecord[]>('GET', `/api/${code}?case_id=eq.${encodeURIComponent(caseId)}`);
+  const rows = await api<StoredRecord[]>('GET', `${collectionUrl(code)}?case_id=eq.${encodeURIComponent(caseId)}`);
   return Object.fromEntries(rows.map((row) => [row.time_of_measurement, row]));
 }
 
 /** Saves some answers into the record (creating it on the first answer). */
 export async function saveAnswers(code: InstrumentCode, caseId: string, time: MeasurementTime, changes: AnswerChanges): Promise<void> {
-  await api('POST', `/api/${code}`, {
+  const rows = await api<unknown>('POST', collectionUrl(code), {
     body: { case_id: caseId, time_of_measurement: time, ...changes },
     headers: { prefer: 'resolution=merge-duplicates, return=representation' },
   });
+  // Spec §5: saving a stored entity expects exactly one result back.
+  if (Array.isArray(rows) && rows.length !== 1) throw new Error('Expected exactly one result');
 }
+
+export const measurementKeys = {
+  all: ['measurements'] as const,
+  records: (code: InstrumentCode, caseId: string) => ['measurements', 'records', code, caseId] as const,
+  schedule: () => ['measurements', 'schedule'] as const,
+};
+
+export const scheduleQuery = () => queryOptions({ queryKey: measurementKeys.schedule(), queryFn: loadSchedule, staleTime: Infinity });
+export const recordsByTimeQuery = (code: InstrumentCode, caseId: string) =>
+  queryOptions({ queryKey: measurementKeys.records(code, caseId), queryFn: () => loadRecordsByTime(code, caseId) });
 
 /** A trial's installed texts of one instrument (template code → text); none is no error. */
 export async function loadWording(code: InstrumentCode, locale: string): Promise<Record<string, string>> {

@@ -4,6 +4,7 @@
  * time. Labels of bands, flags and scores come from the instrument definitions, which carry
  * them in ar, de and en.
  */
+import { isolateLatin } from '../../../domain/bidi';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { INSTRUMENTS, type InstrumentDefinition } from '../../../domain/instruments';
@@ -28,7 +29,7 @@ function FlagList({ row, definition, locale }: { row: ScoreRow; definition: Inst
         const flag = definition.flags.find((f) => f.code === code);
         return (
           <li key={code} className={`badge badge--inline${flag?.kind === 'safety' ? ' badge--danger' : ''}`}>
-            {flag?.labels[locale] ?? code}
+            {(flag ? isolateLatin(flag.labels[locale]) : code)}
           </li>
         );
       })}
@@ -47,13 +48,13 @@ function ScoreDetails({ row, definition, locale }: { row: ScoreRow; definition: 
       <dl className="facts">
         {subscales.map((s) => (
           <Fragment key={s.id}>
-            <dt>{s.labels[locale]}</dt>
+            <dt>{isolateLatin(s.labels[locale])}</dt>
             <dd>{formatNumber(row.subscales![s.id]!, locale)}</dd>
           </Fragment>
         ))}
         {diagnoses.map((d) => (
           <Fragment key={d.code}>
-            <dt>{d.labels[locale]}</dt>
+            <dt>{isolateLatin(d.labels[locale])}</dt>
             <dd>{row.diagnoses![d.code] ? t('scores.diagnosisMet') : t('scores.diagnosisNotMet')}</dd>
           </Fragment>
         ))}
@@ -71,7 +72,7 @@ function ScoreCell({ row, definition, locale }: { row: ScoreRow | undefined; def
       {typeof row.total === 'number' ? (
         <span className="score-total">
           <strong>{formatNumber(row.total, locale)}</strong>
-          {band ? <span> · {band.labels[locale]}</span> : null}
+          {band ? <span> · {isolateLatin(band.labels[locale])}</span> : null}
         </span>
       ) : (
         <span className="muted">{row.complete === false ? t('scores.incomplete') : t('scores.noTotal')}</span>
@@ -120,7 +121,7 @@ export function ScoresSection({ caseId }: { caseId: string }) {
                 const definition = INSTRUMENTS[entry.code];
                 return (
                   <tr key={entry.code}>
-                    <th scope="row">{definition.labels[locale]}</th>
+                    <th scope="row">{isolateLatin(definition.labels[locale])}</th>
                     {times.map((time) => (
                       <td key={time}>
                         <ScoreCell row={entry.byTime[time]} definition={definition} locale={locale} />

@@ -2,21 +2,18 @@
  * The open workflow tasks of one case, for its detail page: name (linked to the task screen),
  * due date with overdue marked, and who is to do it.
  */
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useLoad } from '../../api/useLoad';
 import { ErrorAlert } from '../../ui/ErrorAlert';
-import { loadCaseTasks, type TaskRow } from './api';
+import { caseTasksQuery } from './api';
 import { DueDate, TaskGroups, useTaskName } from './labels';
-import { useWorkflowRefresh } from './useWorkflowRefresh';
 
 export function CaseTasksSection({ caseId }: { caseId: string }) {
   const { t } = useTranslation();
   const taskName = useTaskName();
-  const refresh = useWorkflowRefresh();
-  const [now] = useState(() => new Date());
-  const { data, error } = useLoad<TaskRow[]>(() => loadCaseTasks(caseId), `${caseId}|${refresh}`);
+  const { data, error, dataUpdatedAt } = useQuery(caseTasksQuery(caseId));
+  const now = new Date(dataUpdatedAt || Date.now());
   return (
     <section aria-labelledby="case-tasks-title">
       <h2 id="case-tasks-title">{t('tasks.caseTasks')}</h2>

@@ -5,29 +5,23 @@
  * sign in and come back. A task done elsewhere disappears: the list is fetched again when the
  * person returns to the tab and after a task is completed here (spec §4).
  */
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isStaff } from '../../../domain/roles';
 import { dueTaskPath } from '../../../domain/workflow-tasks';
-import { useLoad } from '../../api/useLoad';
 import { accountFlags } from '../../session/profile';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Page } from '../../ui/ui';
-import { loadMyDueTasks, type TaskRow } from './api';
+import { dueTasksQuery } from './api';
 import { DueDate, useTaskName } from './labels';
-import { useWorkflowRefresh } from './useWorkflowRefresh';
 
 function DueList({ staff }: { staff: boolean }) {
   const { t } = useTranslation();
   const taskName = useTaskName();
-  const refresh = useWorkflowRefresh();
-  const [now, setNow] = useState(() => new Date());
-  const { data, error, loading } = useLoad<TaskRow[]>(() => {
-    setNow(new Date());
-    return loadMyDueTasks();
-  }, String(refresh));
+  const { data, error, isPending: loading, dataUpdatedAt } = useQuery(dueTasksQuery());
+  const now = new Date(dataUpdatedAt || Date.now());
 
   return (
     <>

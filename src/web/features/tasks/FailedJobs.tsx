@@ -4,12 +4,12 @@
  * there is one; each can be tried again (PUT /job/{id}/retries). The error text is technical,
  * so it is folded away for whoever has to report it.
  */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useLoad } from '../../api/useLoad';
 import { Alert } from '../../ui/ui';
-import { loadFailedJobs, retryJob, type FailedJob } from './api';
+import { failedJobsQuery, retryJob, workflowKeys, type FailedJob } from './api';
 import { useDateTime } from './labels';
 
 function FailedJobItem({ job, onRetried }: { job: FailedJob; onRetried(ok: boolean): void }) {
@@ -47,14 +47,14 @@ function FailedJobItem({ job, onRetried }: { job: FailedJob; onRetried(ok: boole
   );
 }
 
-export function FailedJobs({ refresh }: { refresh: number }) {
+export function FailedJobs() {
   const { t } = useTranslation();
-  const [round, setRound] = useState(0);
+  const client = useQueryClient();
   const [outcome, setOutcome] = useState<'retried' | 'retryFailed' | null>(null);
-  const { data } = useLoad(loadFailedJobs, `${refresh}|${round}`);
+  const { data } = useQuery(failedJobsQuery());
   const onRetried = (ok: boolean) => {
     setOutcome(ok ? 'retried' : 'retryFailed');
-    setRound((n) => n + 1);
+    void client.invalidateQueries({ queryKey: workflowKeys.all });
   };
   const message = outcome ? <Alert kind={outcome === 'retried' ? 'success' : 'error'}>{t(`tasks.failed.${outcome}`)}</Alert> : null;
   if (!data || data.length === 0) return message;

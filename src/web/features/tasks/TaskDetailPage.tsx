@@ -5,19 +5,18 @@
  * POST /api/workflow/rest/task/{id}/submit-form; then the workflow data is fetched again and the
  * person returns to the list, which says the task was completed. No spinner (spec §2).
  */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formVariables, initialFormValues, isSupportedField, variableText, type FormFieldError, type FormValues, type TaskFormField } from '../../../domain/workflow-tasks';
-import { useLoad } from '../../api/useLoad';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, Page, SelectField, TextArea, TextField } from '../../ui/ui';
 import { StageName } from '../cases/labels';
-import { loadProcessVariables, loadTask, submitTaskForm, type TaskDetail, type TypedVariables } from './api';
+import { refetchAfterTaskCompleted, submitTaskForm, taskQuery, variablesQuery, type TaskDetail } from './api';
 import { DueDate, TaskGroups, useDateTime, useTaskName } from './labels';
 import type { TaskListState } from './TaskListPage';
-import { workflowChanged } from './useWorkflowRefresh';
 import { RandomizeTaskNote, SERVER_FILLED_FIELDS } from '../trial/RandomizeTaskNote';
 
 function useFieldLabel() {
@@ -67,6 +66,7 @@ function TaskForm({ task }: { task: TaskDetail }) {
   const { t } = useTranslation();
   const { user } = useSession();
   const navigate = useNavigate();
+  const client = useQueryClient();
   const taskName = useTaskName();
   // Fields the server fills (the drawn treatment) are not offered in the form.
   const formFields = task.formFields.filter((field) => !SERVER_FILLED_FIELDS[task.taskDefinitionKey]?.includes(field.id));
@@ -92,7 +92,7 @@ function TaskForm({ task }: { task: TaskDetail }) {
       setFailure(outcome);
       return;
     }
-    workflowChanged();
+    await refetchAfterTaskCompleted(client, task.id);
     const state: TaskListState = { completed: taskName(task) };
     void navigate('/admin/tasks', { state });
   };
@@ -132,7 +132,7 @@ function TaskForm({ task }: { task: TaskDetail }) {
 
 function Variables({ processInstanceId }: { processInstanceId: string }) {
   const { t } = useTranslation();
-  const { data, loading } = useLoad<TypedVariables | null>(() => loadProcessVariables(processInstanceId), processInstanceId);
+  const { data, isPending: loading } = useQuery(variablesQuery(processInstanceId));
   const entries = Object.entries(data ?? {}).sort(([a], [b]) => a.localeCompare(b));
   return (
     <section className="card" aria-labelledby="task-variables-title">
@@ -210,7 +210,7 @@ export function TaskDetailPage() {
   const { id = '' } = useParams();
   const taskName = useTaskName();
   const dateTime = useDateTime();
-  const { data: task, error, loading } = useLoad(() => loadTask(id), id);
+  const { data: task, error, isPending: loading } = useQuery(taskQuery(id));
 
   if (!task) {
     return (

@@ -5,6 +5,7 @@
  * filter lives in the address, so the back button and a shared link show the same list. Cards on
  * phones, a table where there is room. No spinner (spec §2): the list says when it is loading.
  */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
@@ -17,15 +18,13 @@ import {
   writeTaskFilter,
   type TaskListFilter,
 } from '../../../domain/workflow-tasks';
-import { useLoad } from '../../api/useLoad';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, Page, SelectField, TextField } from '../../ui/ui';
 import { useMediaQuery, WIDE_SCREEN } from '../../ui/useMediaQuery';
-import { loadOpenTasks, type TaskRow } from './api';
+import { openTasksQuery, type TaskRow } from './api';
 import { FailedJobs } from './FailedJobs';
 import { DueDate, TaskGroups, useTaskName } from './labels';
-import { useWorkflowRefresh } from './useWorkflowRefresh';
 
 function Filters({ filter, onChange }: { filter: TaskListFilter; onChange(next: Partial<TaskListFilter>): void }) {
   const { t } = useTranslation();
@@ -178,17 +177,14 @@ export function TaskListPage() {
   const [params, setParams] = useSearchParams();
   const filter = readTaskFilter(params);
   const wide = useMediaQuery(WIDE_SCREEN);
-  const refresh = useWorkflowRefresh();
   const resultsHeading = useRef<HTMLHeadingElement>(null);
   const completed = (location.state as TaskListState | null)?.completed;
-  const key = `${params.toString()}|${refresh}`;
   const timeZone = user?.time_zone ?? 'UTC';
-  const [now, setNow] = useState(() => new Date());
-  const { data, error, loading } = useLoad(() => {
-    const at = new Date();
-    setNow(at);
-    return loadOpenTasks(readTaskFilter(params), at, timeZone);
-  }, key);
+  const query = useQuery({ ...openTasksQuery(filter, timeZone), placeholderData: keepPreviousData });
+  const data = query.data?.page;
+  const now = query.data?.at ?? new Date();
+  const { error } = query;
+  const loading = query.isFetching;
 
   const onChange = (next: Partial<TaskListFilter>) => setParams(writeTaskFilter({ ...filter, ...next }));
   const page = (offset: number) => {
@@ -200,7 +196,7 @@ export function TaskListPage() {
   return (
     <Page title={t('nav.adminTasks')}>
       {completed ? <Alert kind="success">{t('tasks.completedNamed', { name: completed })}</Alert> : null}
-      <FailedJobs refresh={refresh} />
+      <FailedJobs />
       <Filters filter={filter} onChange={onChange} />
       <ErrorAlert error={error} />
       <h2 ref={resultsHeading} tabIndex={-1} aria-live="polite">

@@ -5,16 +5,14 @@
  * The task log loads incrementally (src/domain/workflow-reads.ts): after the first load only open
  * tasks and those that ended since the latest known end are fetched.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentTrial, mergeTaskLog, type RunningProcess } from '../../../domain/workflow-reads';
-import { ApiError } from '../../api/client';
-import { useLoad } from '../../api/useLoad';
+import { currentTrial, type RunningProcess } from '../../../domain/workflow-reads';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Page } from '../../ui/ui';
-import { loadDates, loadRunningProcesses, loadTaskLog, type DateEntry, type LoggedTask } from './api';
+import { processesQuery, taskLogQueryOptions, type DateEntry, type LoggedTask } from './api';
 import { useDateTime, useTaskName, useTimerLabel } from './labels';
-import { useWorkflowRefresh } from './useWorkflowRefresh';
 
 /** The log shows this many entries at first; the rest on request. */
 const LOG_SHOWN = 50;
@@ -125,36 +123,12 @@ function TaskLog({ entries }: { entries: LoggedTask[] }) {
   );
 }
 
-/** The task log, fetched again on every refresh with the incremental query of spec §7. */
-function useTaskLog(refresh: number): { entries: LoggedTask[] | null; error: ApiError | null } {
-  const known = useRef<LoggedTask[] | null>(null);
-  const [entries, setEntries] = useState<LoggedTask[] | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  useEffect(() => {
-    let stale = false;
-    loadTaskLog(known.current).then(
-      (fetched) => {
-        if (stale) return;
-        known.current = mergeTaskLog(known.current, fetched) as LoggedTask[];
-        setEntries(known.current);
-        setError(null);
-      },
-      (caught: unknown) => {
-        if (!stale) setError(caught instanceof ApiError ? caught : new ApiError(0, 'unknown', String(caught)));
-      },
-    );
-    return () => {
-      stale = true;
-    };
-  }, [refresh]);
-  return { entries, error };
-}
-
 export function WorkflowsPage() {
   const { t } = useTranslation();
-  const refresh = useWorkflowRefresh();
-  const processes = useLoad(() => Promise.all([loadRunningProcesses(), loadDates()]), String(refresh));
-  const log = useTaskLog(refresh);
+  const processesRead = useQuery(processesQuery());
+  const processes = { data: processesRead.data, error: processesRead.error, loading: processesRead.isPending };
+  const logRead = useQuery(taskLogQueryOptions());
+  const log = { entries: logRead.data ?? null, error: logRead.error };
   const [running, dates] = processes.data ?? [null, null];
   return (
     <Page title={t('nav.workflows')}>

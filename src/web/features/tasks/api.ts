@@ -6,8 +6,10 @@
  */
 import type { TaskFormField, TaskListFilter, CamundaVariables } from '../../../domain/workflow-tasks';
 import { taskQueryVariables } from '../../../domain/workflow-tasks';
-import { taskLogQuery, type RunningProcess, type TaskLogEntry } from '../../../domain/workflow-reads';
-import { api, graphql, readToken } from '../../api/client';
+import { mergeTaskLog, taskLogQuery, type RunningProcess, type TaskLogEntry } from '../../../domain/workflow-reads';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { api, readToken } from '../../api/client';
+import { graphql, request } from '../../api/graphql';
 
 export const WORKFLOW_REST = '/api/workflow/rest';
 
@@ -24,7 +26,34 @@ export interface TaskRow {
   caseByCaseId: { id: string; shortId: string } | null;
 }
 
-const TASK_ROW = 'id name taskDefinitionKey candidateGroups assignee due priority created caseId caseByCaseId { id shortId }';
+const TaskRowFields = graphql(`fragment TaskRowFields on WorkflowTask {
+  id name taskDefinitionKey candidateGroups assignee due priority created caseId caseByCaseId { id shortId }
+}`);
+
+export const OpenWorkflowTasks = graphql(
+  `query OpenWorkflowTasks($dueBefore: Datetime, $overdue: Boolean, $groupName: String, $caseSearch: String, $sort: WorkflowTaskSort, $first: Int, $offset: Int) {
+    openWorkflowTasks(dueBefore: $dueBefore, overdue: $overdue, groupName: $groupName, caseSearch: $caseSearch, sort: $sort, first: $first, offset: $offset) {
+      totalCount nodes { ...TaskRowFields }
+    }
+  }`,
+  [TaskRowFields],
+);
+export const MyDueTasks = graphql(`query MyDueTasks { myDueTasksList { ...TaskRowFields } }`, [TaskRowFields]);
+export const CaseTasks = graphql(
+  `query CaseTasks($caseId: UUID!) { allWorkflowTasksList(condition: { caseId: $caseId, endTime: null }, orderBy: [DUE_ASC, CREATED_ASC]) { ...TaskRowFields } }`,
+  [TaskRowFields],
+);
+export const WorkflowTask = graphql(
+  `query WorkflowTask($id: UUID!) {
+    workflowTaskById(id: $id) {
+      ...TaskRowFields owner followUp endTime deleteReason formFields mayComplete processInstanceId
+      caseByCaseId { id shortId stage }
+      workflowInstanceByProcessInstanceId { id definitionKey definitionVersion businessKey state startTime }
+    }
+  }`,
+  [TaskRowFields],
+);
+export const FailedWorkflowJobs = graphql(`query FailedWorkflowJobs { failedWorkflowJobsList { id activityId activityName attempts lastError failedAt caseByCaseId { id shortId } } }`);
 
 export interface TaskPage {
   totalCount: number;
@@ -32,29 +61,19 @@ export interface TaskPage {
 }
 
 export async function loadOpenTasks(filter: TaskListFilter, now: Date, timeZone: string): Promise<TaskPage> {
-  const data = await graphql<{ openWorkflowTasks: TaskPage }>(
-    `query OpenWorkflowTasks($dueBefore: Datetime, $overdue: Boolean, $groupName: String, $caseSearch: String, $sort: WorkflowTaskSort, $first: Int, $offset: Int) {
-      openWorkflowTasks(dueBefore: $dueBefore, overdue: $overdue, groupName: $groupName, caseSearch: $caseSearch, sort: $sort, first: $first, offset: $offset) {
-        totalCount nodes { ${TASK_ROW} }
-      }
-    }`,
-    taskQueryVariables(filter, now, timeZone),
-  );
-  return data.openWorkflowTasks;
+  const data = await request(OpenWorkflowTasks, taskQueryVariables(filter, now, timeZone) as never);
+  return (data.openWorkflowTasks ?? { totalCount: 0, nodes: [] }) as TaskPage;
 }
 
 export async function loadMyDueTasks(): Promise<TaskRow[]> {
-  const data = await graphql<{ myDueTasksList: TaskRow[] }>(`query MyDueTasks { myDueTasksList { ${TASK_ROW} } }`);
-  return data.myDueTasksList;
+  const data = await request(MyDueTasks);
+  return (data.myDueTasksList ?? []) as TaskRow[];
 }
 
 /** The open tasks of one case, soonest due first (the case detail page). */
 export async function loadCaseTasks(caseId: string): Promise<TaskRow[]> {
-  const data = await graphql<{ allWorkflowTasksList: TaskRow[] }>(
-    `query CaseTasks($caseId: UUID!) { allWorkflowTasksList(condition: { caseId: $caseId, endTime: null }, orderBy: [DUE_ASC, CREATED_ASC]) { ${TASK_ROW} } }`,
-    { caseId },
-  );
-  return data.allWorkflowTasksList;
+  const data = await request(CaseTasks, { caseId });
+  return (data.allWorkflowTasksList ?? []) as TaskRow[];
 }
 
 export interface TaskDetail extends TaskRow {
@@ -70,17 +89,9 @@ export interface TaskDetail extends TaskRow {
 }
 
 export async function loadTask(id: string): Promise<TaskDetail | null> {
-  const data = await graphql<{ workflowTaskById: TaskDetail | null }>(
-    `query WorkflowTask($id: UUID!) {
-      workflowTaskById(id: $id) {
-        ${TASK_ROW} owner followUp endTime deleteReason formFields mayComplete processInstanceId
-        caseByCaseId { id shortId stage }
-        workflowInstanceByProcessInstanceId { id definitionKey definitionVersion businessKey state startTime }
-      }
-    }`,
-    { id },
-  );
-  return data.workflowTaskById;
+  const data = await request(WorkflowTask, { id });
+  // formFields is JSON the workflow host wrote from the BPMN (src/server/workflow).
+  return (data.workflowTaskById ?? null) as TaskDetail | null;
 }
 
 export type TypedVariables = Record<string, { value: unknown; type?: string }>;
@@ -173,10 +184,8 @@ export interface FailedJob {
 
 /** Steps whose handler failed too often, newest first: all for coordinators, their cases for care staff. */
 export async function loadFailedJobs(): Promise<FailedJob[]> {
-  const data = await graphql<{ failedWorkflowJobsList: FailedJob[] }>(
-    `query FailedWorkflowJobs { failedWorkflowJobsList { id activityId activityName attempts lastError failedAt caseByCaseId { id shortId } } }`,
-  );
-  return data.failedWorkflowJobsList;
+  const data = await request(FailedWorkflowJobs);
+  return (data.failedWorkflowJobsList ?? []) as FailedJob[];
 }
 
 /**
@@ -192,4 +201,66 @@ export async function retryJob(id: string): Promise<WorkflowCallResult> {
   }
   if (response.status === 204) return { ok: true };
   return { ok: false, status: response.status, body: await response.text() };
+}
+
+// Keys, queries and the refetch rule -----------------------------------------------------------------
+
+/** Every workflow read lives under 'workflow', so "workflow data is refetched" is one call. */
+export const workflowKeys = {
+  all: ['workflow'] as const,
+  open: (filter: TaskListFilter, timeZone: string) => ['workflow', 'open', filter, timeZone] as const,
+  due: () => ['workflow', 'due'] as const,
+  caseTasks: (caseId: string) => ['workflow', 'case', caseId] as const,
+  task: (id: string) => ['workflow', 'task', id] as const,
+  variables: (processInstanceId: string) => ['workflow', 'variables', processInstanceId] as const,
+  processes: () => ['workflow', 'processes'] as const,
+  log: () => ['workflow', 'log'] as const,
+  failed: () => ['workflow', 'failed'] as const,
+};
+
+/**
+ * Workflow screens also refetch when the person comes back to the tab: a task may have been
+ * done elsewhere (by booking an interview, by a colleague).
+ */
+const onReturn = { refetchOnWindowFocus: true } as const;
+
+export const openTasksQuery = (filter: TaskListFilter, timeZone: string) =>
+  queryOptions({
+    queryKey: workflowKeys.open(filter, timeZone),
+    queryFn: async () => ({ at: new Date(), page: await loadOpenTasks(filter, new Date(), timeZone) }),
+    ...onReturn,
+  });
+export const dueTasksQuery = () => queryOptions({ queryKey: workflowKeys.due(), queryFn: loadMyDueTasks, ...onReturn });
+export const caseTasksQuery = (caseId: string) => queryOptions({ queryKey: workflowKeys.caseTasks(caseId), queryFn: () => loadCaseTasks(caseId), ...onReturn });
+export const taskQuery = (id: string) => queryOptions({ queryKey: workflowKeys.task(id), queryFn: () => loadTask(id) });
+export const variablesQuery = (processInstanceId: string) =>
+  queryOptions({ queryKey: workflowKeys.variables(processInstanceId), queryFn: () => loadProcessVariables(processInstanceId) });
+export const processesQuery = () =>
+  queryOptions({ queryKey: workflowKeys.processes(), queryFn: () => Promise.all([loadRunningProcesses(), loadDates()]), ...onReturn });
+export const failedJobsQuery = () => queryOptions({ queryKey: workflowKeys.failed(), queryFn: loadFailedJobs, ...onReturn });
+
+/** The task log, incremental (spec §7): each fetch asks only for what is new since the kept log. */
+export const taskLogQueryOptions = () =>
+  queryOptions({
+    queryKey: workflowKeys.log(),
+    queryFn: async ({ client }) => {
+      const known = client.getQueryData<LoggedTask[]>(workflowKeys.log()) ?? null;
+      return mergeTaskLog(known, await loadTaskLog(known)) as LoggedTask[];
+    },
+    ...onReturn,
+  });
+
+/**
+ * Spec §4 Workflow tasks: "after a task is completed the due task is removed and workflow data
+ * is refetched". The task leaves every kept list at once (no flash of a done task), then every
+ * workflow read, and the case pages showing tasks, are fetched again.
+ */
+export async function refetchAfterTaskCompleted(client: QueryClient, taskId: string): Promise<void> {
+  const without = (rows: TaskRow[] | undefined) => rows?.filter((row) => row.id !== taskId);
+  client.setQueryData<TaskRow[]>(workflowKeys.due(), without);
+  client.setQueriesData<TaskRow[]>({ queryKey: ['workflow', 'case'] }, without);
+  client.setQueriesData<{ at: Date; page: TaskPage }>({ queryKey: ['workflow', 'open'] }, (kept) =>
+    kept ? { ...kept, page: { totalCount: kept.page.totalCount - (kept.page.nodes.some((n) => n.id === taskId) ? 1 : 0), nodes: without(kept.page.nodes) ?? [] } } : kept,
+  );
+  await client.invalidateQueries({ queryKey: workflowKeys.all });
 }

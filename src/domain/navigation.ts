@@ -1,0 +1,44 @@
+/**
+ * Where each signed-in person can go, in the order they need it: the shell's menu and the
+ * home page read this. Every destination the person may open is listed once (spec §2 routes,
+ * filtered by the access rules of spec §6); detail routes (a case, a task) are reached from
+ * their lists.
+ */
+import { isStaff, type AccountFlags } from './roles';
+import { canAccess, routeById, type RouteId } from './routes';
+
+export type HomeKind = 'patient' | 'counselor' | 'staff';
+
+/** A counselor account without a staff flag is neither staff (spec §6) nor a patient. */
+export function homeKind(flags: AccountFlags, isCounselor: boolean): HomeKind {
+  if (isStaff(flags)) return 'staff';
+  if (isCounselor) return 'counselor';
+  return 'patient';
+}
+
+const ORDER: Record<HomeKind, RouteId[]> = {
+  patient: ['home', 'conversation', 'surveys', 'interviewBooking', 'due', 'workflows', 'profile'],
+  counselor: ['home', 'conversation', 'due', 'workflows', 'profile'],
+  staff: [
+    'home',
+    'conversation',
+    'adminCases',
+    'adminTasks',
+    'due',
+    'workflows',
+    'adminInterviewCalendar',
+    'interviewManage',
+    'interviewBooking',
+    'interviewReports',
+    'adminTemplates',
+    'profile',
+  ],
+};
+
+/** The menu of a signed-in person: the routes of their kind that exist and they may open. */
+export function destinations(flags: AccountFlags, isCounselor: boolean, available: (id: RouteId) => boolean): RouteId[] {
+  return ORDER[homeKind(flags, isCounselor)].filter((id) => available(id) && canAccess(routeById(id), flags));
+}
+
+/** The destinations kept on the bar of a phone (the rest are in the menu): home and messages. */
+export const PHONE_BAR: readonly RouteId[] = ['home', 'conversation'];

@@ -1,0 +1,88 @@
+/**
+ * `npm run demo`: every demo account finds something real on its home and, where its role has
+ * one, in its task list; the patients' trials stand at different stages; a second seed changes
+ * nothing. The seed drives the app through its own routes, as the CLI does.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_STAGES, seedDemo, seedDemoActivity, type SeededAccount } from '../../src/server/admin/demo';
+import { startTestApp, type TestApp } from '../helpers/app';
+
+let t: TestApp;
+let seeded: SeededAccount[];
+const tokens = new Map<string, string>();
+
+async function token(username: string): Promise<string> {
+  if (!tokens.has(username)) {
+    const response = await t.api('POST', '/api/auth/tokens', { body: { username, password: DEMO_PASSWORD } });
+    expect(response.status).toBe(201);
+    tokens.set(username, response.body.encoded as string);
+  }
+  return tokens.get(username)!;
+}
+
+async function gql(username: string, query: string, variables: Record<string, unknown> = {}) {
+  const body = (await t.graphql(query, variables, await token(username))) as { data: Record<string, any>; errors?: unknown[] };
+  expect(body.errors).toBeUndefined();
+  return body.data;
+}
+
+const app = () => ({ inject: (request: never) => t.sanad.app.inject(request), tick: () => t.sanad.workflow.tick() });
+
+beforeAll(async () => {
+  t = await startTestApp();
+  seeded = await seedDemo(t.database.db.pool);
+  await seedDemoActivity(app(), t.database.db.pool, seeded);
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('npm run demo', () => {
+  it('moves the patients to different stages of the trial', async () => {
+    const patients = seeded.filter((s) => s.flags.includes('patient'));
+    const { rows } = await t.database.db.pool.query<{ id: string; stage: string }>('select id, stage from app_public.cases where id = any($1)', [patients.map((p) => p.caseId)]);
+    const stages = patients.map((p) => rows.find((r) => r.id === p.caseId)?.stage);
+    expect(stages).toEqual([...DEMO_STAGES]);
+  });
+
+  it('gives every staff account and the counselor their cases, with messages, on their home', async () => {
+    for (const account of DEMO_ACCOUNTS.filter((a) => !a.flags.includes('patient') && !a.flags.includes('coordinator'))) {
+      const data = await gql(account.username, 'query { currentUser { caseMembersByUserIdList { caseId case: caseByCaseId { sentMessagesList { id } } } } }');
+      const cases = data.currentUser.caseMembersByUserIdList as { case: { sentMessagesList: unknown[] } }[];
+      expect(cases.length, account.username).toBeGreaterThanOrEqual(3);
+      expect(cases.every((c) => c.case.sentMessagesList.length > 0), account.username).toBe(true);
+    }
+    const coordinator = await gql('demo-coordinator', 'query { caseList(first: 100) { totalCount } }');
+    expect(coordinator.caseList.totalCount).toBeGreaterThanOrEqual(3);
+  });
+
+  it('gives every patient messages, and each what their stage asks of them', async () => {
+    for (const username of ['demo-patient1', 'demo-patient2', 'demo-patient3']) {
+      const messages = await t.api('GET', '/api/my_messages', { token: await token(username) });
+      expect(messages.body.length, username).toBeGreaterThan(0);
+    }
+    const due = async (username: string) => ((await gql(username, 'query { myDueTasksList { taskDefinitionKey } }')).myDueTasksList as { taskDefinitionKey: string }[]).map((x) => x.taskDefinitionKey);
+    expect(await due('demo-patient1')).toContain('screeningTask');
+    expect(await due('demo-patient3')).toContain('preTask');
+    const patient2 = seeded.find((s) => s.username === 'demo-patient2')!;
+    const bookings = await gql('demo-patient2', 'query($caseId: UUID!) { queryBookingInfoByCaseIdList(caseId: $caseId) { id } }', { caseId: patient2.caseId });
+    expect(bookings.queryBookingInfoByCaseIdList).toHaveLength(1);
+  });
+
+  it('fills the task lists of the interviewer and the coordinator, and the scores of the treated patient', async () => {
+    const open = async (username: string) => (await gql(username, 'query { openWorkflowTasks(first: 50) { totalCount } }')).openWorkflowTasks.totalCount as number;
+    expect(await open('demo-interviewer')).toBeGreaterThan(0);
+    expect(await open('demo-coordinator')).toBeGreaterThan(0);
+    const patient3 = seeded.find((s) => s.username === 'demo-patient3')!;
+    const scores = await gql('demo-therapist', 'query($id: UUID!) { caseById(id: $id) { caseScoresList { instrument total } } }', { id: patient3.caseId });
+    expect(scores.caseById.caseScoresList.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('changes nothing when seeded again', async () => {
+    const count = async () => (await t.database.db.pool.query('select (select count(*) from app_public.case_messages) + (select count(*) from app_public.workflow_instances) as n')).rows[0].n;
+    const before = await count();
+    const again = await seedDemo(t.database.db.pool);
+    expect(await seedDemoActivity(app(), t.database.db.pool, again)).toEqual([]);
+    expect(await count()).toBe(before);
+  });
+});
