@@ -14,7 +14,7 @@ describe('hardening settings (issue 16)', () => {
   it('has production limits by default, and 0 turns the request limits off', () => {
     const config = loadConfig({});
     expect(config.rateLimit).toEqual({ perPersonPerMinute: 600, perAddressPerMinute: 1200 });
-    expect(config.graphqlLimits).toMatchObject({ maxCost: 50_000, maxDepth: 12, maxAliases: 64, maxRootFields: 64, defaultPageSize: 50 });
+    expect(config.graphqlLimits).toMatchObject({ maxCost: 100_000, maxDepth: 12, maxAliases: 64, maxRootFields: 64, defaultPageSize: 50 });
     expect(config.statementTimeoutMs).toBe(15_000);
     expect(loadConfig({ RATE_LIMIT_PER_PERSON_PER_MINUTE: '0' }).rateLimit.perPersonPerMinute).toBe(0);
     expect(() => loadConfig({ GRAPHQL_MAX_DEPTH: '0' })).toThrow(/GRAPHQL_MAX_DEPTH/);
