@@ -14,7 +14,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrationsUpToDate } from './db/migrate';
 import { ANONYMOUS } from './db/transaction';
-import { HttpError } from './http/errors';
+import { HttpError, inputSqlStatus } from './http/errors';
 import { registerSecurityHeaders } from './http/security-headers';
 import { createTokenService, loadSigningSecret, type TokenService } from './auth/tokens';
 import { SignInThrottle } from './auth/throttle';
@@ -299,16 +299,6 @@ export function validationFields(errors: AjvError[]): FieldErrors {
     list.push({ code: `schema_${error.keyword}`, message });
   }
   return fields;
-}
-
-/** The 4xx status of a PostgreSQL error that describes the request, or undefined. */
-function inputSqlStatus(error: unknown): number | undefined {
-  const { code, severity } = error as { code?: unknown; severity?: unknown };
-  if (typeof code !== 'string' || typeof severity !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return undefined;
-  if (code === '23505' || code === '23503') return 409;
-  if (code === '42501') return 403;
-  if (code.startsWith('22') || code.startsWith('23') || code === 'P0001') return 400;
-  return undefined;
 }
 
 function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {

@@ -68,7 +68,8 @@ describe('a new trial version', () => {
     expect(before).toMatchObject({ definition_version: 1, stage: 'interview', open_tasks: ['bookTask'] });
 
     const deployed = await withOwner(pool(), (sql) => deploy(sql, readWorkflowFiles(path.resolve(import.meta.dirname, '../../workflows'))));
-    expect(deployed).toEqual([{ key: 'trial', version: 2, created: true }]);
+    // Other process files (the safety process) deploy beside it; the trial gets its second version.
+    expect(deployed.filter((d) => d.key === 'trial')).toEqual([{ key: 'trial', version: 2, created: true }]);
 
     // The old instance goes on through its own (flat) definition: its booking, interview,
     // randomization and pre steps, and its timers.
@@ -90,7 +91,10 @@ describe('a new trial version', () => {
     expect(await trial(newCase)).toMatchObject({ definition_version: 2, state: 'COMPLETED', stage: 'excluded' });
 
     // The old instance goes on to its pre questionnaires, whose reminder timer fires there.
-    await submit(oldCase, 'randomizeTask', coordinator.token, { treatment: { value: 'A', type: 'String' } });
+    // The randomization draws the arm from the trial's concealed allocation, on the old version too.
+    const allocation = await t.api('POST', '/api/trial/allocation', { token: coordinator.token, body: { method: 'blocks', arms: [{ code: 'a', ratio: 1 }, { code: 'b', ratio: 1 }], factors: [] } });
+    expect(allocation.status).toBe(201);
+    await submit(oldCase, 'randomizeTask', coordinator.token, {});
     expect(await trial(oldCase)).toMatchObject({ definition_version: 1, stage: 'treatment', open_tasks: ['preTask'] });
     now += 8 * DAY;
     await t.sanad.workflow.tick();

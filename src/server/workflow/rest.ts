@@ -9,6 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type pg from 'pg';
 import { withUser } from '../db/transaction';
 import { CamundaError, invalidRequest, notFound } from './errors';
+import { inputSqlStatus } from '../http/errors';
 import type { WorkflowHost } from './host';
 import { parseTypedVariables, type TypedVariables } from './variables';
 import {
@@ -71,6 +72,10 @@ export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool
         if (status >= 400 && status < 500) {
           const message = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'The request body is not valid JSON.' : error.message;
           return reply.status(status).send({ type: 'InvalidRequestException', message });
+        }
+        // A value PostgreSQL cannot take (a NUL byte, a malformed id or date): the request's fault.
+        if (inputSqlStatus(error) === 400) {
+          return reply.status(400).send({ type: 'InvalidRequestException', message: 'The request holds a value that is not valid here (check ids, dates and text for stray characters).' });
         }
         if ((error as { code?: string }).code === '23505') {
           return reply.status(400).send({ type: 'InvalidRequestException', message: 'The case already has a running process with this business key.' });
