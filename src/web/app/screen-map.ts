@@ -63,5 +63,5 @@ export const SCREENS: Record<RouteId, ComponentType> = {
   adminTemplates: upcomingScreen('staff'),
   interviewReports: upcomingScreen('interviews'),
   pastLetters: upcomingScreen('main'),
-  allExercises: upcomingScreen('main'),
+  allExercises: lazyScreen('main', main, (m) => m.AllExercisesPage),
 };

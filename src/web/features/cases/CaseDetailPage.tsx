@@ -3,6 +3,7 @@
  * patient, the members with their roles, and the messages the reader may see. Coordinators
  * edit the fields and the membership; other staff read. The database enforces the same split.
  */
+import { CaseExercisesSection } from '../therapy/CaseExercisesSection';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -134,6 +135,7 @@ export function CaseDetailPage() {
           <PatientSection patient={detail.patient} />
           <ScoresSection caseId={detail.id} />
           <CaseTasksSection caseId={detail.id} />
+          <CaseExercisesSection caseId={detail.id} />
           <MembersSection caseId={detail.id} members={detail.members} canManage={canManage} onChanged={reload} />
           <MessagesSection detail={detail} />
         </>

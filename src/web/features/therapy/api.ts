@@ -1,0 +1,94 @@
+/**
+ * The server calls of the worksheets (issue 14): the six worksheet collections and the
+ * therapist's feedback, all through the REST layer (docs/REST.md). A draft is saved by upserting
+ * its client-made id; sending posts the whole entry once more with `published_at` (the database
+ * stamps its own time and refuses any later change).
+ */
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { WORKSHEET_CODES, type WorksheetCode } from '../../../domain/worksheets';
+import type { AnswerChanges } from '../../../domain/questionnaire-form';
+import { api } from '../../api/client';
+
+export interface WorksheetEntry {
+  id: string;
+  case_id: string;
+  submitter_id: string | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  [field: string]: unknown;
+}
+
+export interface Feedback {
+  id: string;
+  case_id: string;
+  worksheet: WorksheetCode;
+  worksheet_id: string;
+  author_id: string | null;
+  body: string;
+  published_at: string | null;
+  created_at: string;
+}
+
+export interface CaseWorksheets {
+  entries: Record<WorksheetCode, WorksheetEntry[]>;
+  feedback: Feedback[];
+}
+
+export const therapyKeys = {
+  all: ['therapy'] as const,
+  case: (caseId: string) => ['therapy', 'case', caseId] as const,
+  entry: (code: WorksheetCode, id: string) => ['therapy', 'entry', code, id] as const,
+};
+
+const UPSERT = { Prefer: 'resolution=merge-duplicates,return=representation' };
+
+/** Every worksheet entry of a case the reader may see (RLS decides), with the feedback on them. */
+export const caseWorksheetsQuery = (caseId: string) =>
+  queryOptions({
+    queryKey: therapyKeys.case(caseId),
+    queryFn: async ({ signal }): Promise<CaseWorksheets> => {
+      const [feedback, ...lists] = await Promise.all([
+        api<Feedback[]>('GET', `/api/worksheet_feedback?case_id=eq.${caseId}&order=created_at`, { signal }),
+        ...WORKSHEET_CODES.map((code) => api<WorksheetEntry[]>('GET', `/api/${code}?case_id=eq.${caseId}&order=created_at.desc`, { signal })),
+      ]);
+      return { feedback, entries: Object.fromEntries(WORKSHEET_CODES.map((code, i) => [code, lists[i] ?? []])) as Record<WorksheetCode, WorksheetEntry[]> };
+    },
+  });
+
+/** One entry, or null when it does not exist yet (a new draft not saved so far). */
+export async function loadEntry(code: WorksheetCode, id: string): Promise<WorksheetEntry | null> {
+  const rows = await api<WorksheetEntry[]>('GET', `/api/${code}?id=eq.${id}`);
+  return rows[0] ?? null;
+}
+
+/** Saves changed fields of a draft (creating it on the first save). */
+export async function saveDraft(code: WorksheetCode, id: string, caseId: string, changes: AnswerChanges): Promise<void> {
+  const rows = await api<unknown[]>('POST', `/api/${code}`, { body: { id, case_id: caseId, ...changes }, headers: UPSERT });
+  if (rows.length !== 1) throw new Error('Expected exactly one result'); // spec §5
+}
+
+/** Sends the entry: it is part of the record from now on. */
+export async function sendEntry(code: WorksheetCode, id: string, caseId: string, values: AnswerChanges): Promise<void> {
+  const rows = await api<unknown[]>('POST', `/api/${code}`, {
+    body: { ...values, id, case_id: caseId, published_at: new Date().toISOString() },
+    headers: UPSERT,
+  });
+  if (rows.length !== 1) throw new Error('Expected exactly one result');
+}
+
+export async function deleteDraft(code: WorksheetCode, id: string): Promise<void> {
+  await api('DELETE', `/api/${code}?id=eq.${id}&published_at=is.null`);
+}
+
+/** Saves (or, with `send`, sends) the therapist's feedback on one sent entry. */
+export async function saveFeedback(feedback: Pick<Feedback, 'id' | 'case_id' | 'worksheet' | 'worksheet_id' | 'body'>, send: boolean): Promise<void> {
+  const rows = await api<unknown[]>('POST', '/api/worksheet_feedback', {
+    body: { ...feedback, format: 'plain', ...(send ? { published_at: new Date().toISOString() } : {}) },
+    headers: UPSERT,
+  });
+  if (rows.length !== 1) throw new Error('Expected exactly one result');
+}
+
+/** After any worksheet or feedback change: the case's worksheets. */
+export const refetchAfterWorksheet = (client: QueryClient, caseId: string) => client.invalidateQueries({ queryKey: therapyKeys.case(caseId) });
