@@ -23,7 +23,7 @@ export function CaseExercisesSection({ caseId }: { caseId: string }) {
   const query = useQuery(caseWorksheetsQuery(caseId));
   return (
     <section className="card" aria-labelledby="case-exercises">
-      <h2 id="case-exercises">{t('therapy.exercisesTitle')}</h2>
+      <h2 id="case-exercises">{t('therapy.caseExercisesTitle')}</h2>
       {query.error ? <ErrorAlert error={asApiError(query.error)} /> : query.isPending ? <Spinner /> : <Sheets caseId={caseId} data={query.data} />}
     </section>
   );

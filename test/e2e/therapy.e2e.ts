@@ -1,0 +1,114 @@
+/**
+ * Issue 14 in a real browser: a patient on a phone, in Arabic, fills a thought record, loses
+ * the connection midway (the text waits on the device and is saved when the phone is back),
+ * and sends it after the confirmation; the therapist, on a desktop in German, reads it on the
+ * case page and sends feedback; the patient sees the feedback beside the entry.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ar from '../../src/web/i18n/ar.json';
+import de from '../../src/web/i18n/de.json';
+import { addMember } from '../../src/server/admin/accounts';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
+
+let t: TestApp;
+let browser: Browser;
+type Person = Awaited<ReturnType<TestApp['user']>>;
+let patient: Person;
+let therapist: Person;
+const opened: WatchedPage[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  browser = await launchBrowser();
+  patient = await t.user({ flags: ['patient'], locale: 'ar', alias: 'ريم' });
+  therapist = await t.user({ flags: ['therapist'], locale: 'de', alias: 'Frau Berg' });
+  await addMember(t.database.db.pool, patient.caseId!, therapist.username, ['therapist']);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function thoughts(): Promise<Record<string, unknown>[]> {
+  return (await t.api('GET', `/api/cbt_thoughts?case_id=eq.${patient.caseId}`, { token: patient.token })).body;
+}
+
+describe('a thought record and its feedback', () => {
+  it('is written on a phone in Arabic through a lost connection, sent, answered and read', { timeout: 300_000 }, async () => {
+    const watched = await openSignedInPage(browser, patient.token, { locale: 'ar', width: 360, height: 740 });
+    opened.push(watched);
+    const page = watched.page;
+    await page.goto(`${t.url}/all-exercises`);
+    await page.getByRole('heading', { level: 1, name: ar.therapy.exercisesTitle }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    await page.getByText(ar.therapy.state.todo).first().waitFor();
+    await expectNoOverflow(page, 'exercises (ar, 360)');
+    await screenshot(page, 'therapy-exercises-ar-360');
+
+    await page.getByRole('button', { name: ar.therapy.newEntry }).first().click();
+    await page.getByRole('heading', { name: ar.therapy.sheet.cbt_thoughts.title }).waitFor();
+    await page.getByLabel(ar.therapy.field.situation).fill('اجتماع العائلة يوم الجمعة');
+    await page.getByLabel(ar.therapy.field.automatic_thought).fill('لا أحد يهتم برأيي');
+    await page.getByText(ar.therapy.saveState.saved).waitFor();
+    await expect.poll(async () => (await thoughts())[0]?.automatic_thought).toBe('لا أحد يهتم برأيي');
+    expect((await thoughts())[0]?.published_at).toBeNull();
+
+    // The connection drops midway: the text waits on the device.
+    await watched.context.setOffline(true);
+    await page.getByLabel(ar.therapy.bias.mind_reading).check();
+    await page.getByLabel(ar.therapy.field.alternative_thought).fill('أخي سألني عن رأيي الأسبوع الماضي');
+    await page.getByText(ar.therapy.saveState.waiting).waitFor();
+    const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('sanad.unsent.')).map((k) => localStorage.getItem(k)).join());
+    expect(kept).toContain('أخي سألني');
+    await screenshot(page, 'therapy-thought-offline-ar-360');
+    // Sending while offline is not possible: the patient is told, nothing is lost.
+    await page.getByRole('button', { name: ar.therapy.send, exact: true }).click();
+    await page.getByText(ar.therapy.notSavedYet).waitFor();
+    await watched.context.setOffline(false);
+    await page.getByText(ar.therapy.saveState.saved).waitFor();
+    await expect.poll(async () => (await thoughts())[0]?.alternative_thought).toBe('أخي سألني عن رأيي الأسبوع الماضي');
+    expect((await thoughts())[0]?.cognitive_biases).toEqual(['mind_reading']);
+    await expectAccessible(page, 'thought record (ar, 360)');
+    await expectNoOverflow(page, 'thought record (ar, 360)');
+
+    // Sending asks first (spec §8); cancelling keeps the draft.
+    await page.getByRole('button', { name: ar.therapy.send, exact: true }).click();
+    const dialog = page.locator('dialog.confirm');
+    await dialog.getByText(ar.therapy.confirmSendMessage).waitFor();
+    await screenshot(page, 'therapy-confirm-ar-360');
+    await dialog.getByRole('button', { name: ar.common.cancel }).click();
+    expect((await thoughts())[0]?.published_at).toBeNull();
+    await page.getByRole('button', { name: ar.therapy.send, exact: true }).click();
+    await dialog.getByRole('button', { name: ar.therapy.send }).click();
+    await page.getByText(ar.therapy.sentNote).waitFor();
+    expect((await thoughts())[0]?.published_at).not.toBeNull();
+
+    // The therapist reads it on the case page, in German, and answers.
+    const staff = await openSignedInPage(browser, therapist.token, { locale: 'de', width: 1280, height: 900 });
+    opened.push(staff);
+    await staff.page.goto(`${t.url}/admin/cases/${patient.caseId}`);
+    await staff.page.getByRole('heading', { name: de.therapy.caseExercisesTitle }).waitFor();
+    await staff.page.getByText('لا أحد يهتم برأيي').waitFor();
+    await staff.page.getByLabel(de.therapy.feedbackLabel).fill('Gut bemerkt: Ihr Bruder hat Sie gefragt. Achten Sie diese Woche auf weitere Beispiele.');
+    await staff.page.getByRole('button', { name: de.therapy.sendFeedback }).click();
+    await staff.page.locator('dialog.confirm').getByRole('button', { name: de.therapy.send }).click();
+    await staff.page.getByText(de.therapy.feedbackTitle).first().waitFor();
+    await screenshot(staff.page, 'therapy-case-feedback-de-1280');
+    await expectAccessible(staff.page, 'case exercises (de)');
+
+    // The patient sees the feedback beside the entry and the state "feedback received".
+    await page.goto(`${t.url}/all-exercises`);
+    await page.getByText(ar.therapy.state.feedback).first().waitFor();
+    await page.getByRole('button', { name: /أُرسل في/ }).first().click();
+    await page.getByText('Gut bemerkt').waitFor();
+    await screenshot(page, 'therapy-feedback-ar-360');
+    const { rows } = await t.database.db.pool.query(`select kind from app_private.notification_queue where case_id = $1`, [patient.caseId]);
+    expect(rows.map((r) => r.kind).sort()).toEqual(['new_worksheet', 'worksheet_feedback']);
+
+    const errors = opened.flatMap((o) => o.consoleErrors).filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|Failed to load resource/.test(e));
+    expect(errors, JSON.stringify(errors)).toEqual([]);
+  });
+});
