@@ -40,6 +40,8 @@ const MAX_ATTEMPTS = 8;
 export function mailFor(kind: string, caseId: string): { kind: MailKind; path: string } {
   if (kind === 'new_worksheet') return { kind: 'new_worksheet', path: `/cases/${caseId}` };
   if (kind === 'worksheet_feedback') return { kind: 'worksheet_feedback', path: '/all-exercises' };
+  // A new letter: the same content-free "something new for you" mail, leading to the letters.
+  if (kind === 'new_letter') return { kind: 'new_message', path: '/treatment/past-letters' };
   return { kind: 'new_message', path: '/conversation' };
 }
 
