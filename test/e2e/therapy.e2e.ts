@@ -2,13 +2,15 @@
  * Issue 14 in a real browser: a patient on a phone, in Arabic, fills a thought record, loses
  * the connection midway (the text waits on the device and is saved when the phone is back),
  * and sends it after the confirmation; the therapist, on a desktop in German, reads it on the
- * case page and sends feedback; the patient sees the feedback beside the entry.
+ * case page and sends feedback; the patient sees the feedback beside the entry. The therapist
+ * writes a German letter from a template and sends it; the patient reads it among their letters.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
 import { addMember } from '../../src/server/admin/accounts';
+import { withOwner } from '../../src/server/db/transaction';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
 
@@ -110,5 +112,44 @@ describe('a thought record and its feedback', () => {
 
     const errors = opened.flatMap((o) => o.consoleErrors).filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|Failed to load resource/.test(e));
     expect(errors, JSON.stringify(errors)).toEqual([]);
+  });
+
+  it('a German letter is written from a template, previewed, sent and read by the patient', { timeout: 300_000 }, async () => {
+    await withOwner(t.database.db.pool, (sql) =>
+      sql.query(
+        `insert into app_public.content_templates (type, code, language_code, title, subject, content, treatment_code)
+         values ('LETTER', 'woche1', 'de', 'Brief nach Woche 1', 'Ihre erste Woche', E'Liebe {{patient_alias}},\\n\\nschön, dass Sie dabei sind.\\n\\nIhre {{therapist_alias}}', 'CBT')`,
+      ),
+    );
+    const staff = await openSignedInPage(browser, therapist.token, { locale: 'de', width: 1280, height: 900 });
+    opened.push(staff);
+    const page = staff.page;
+    await page.goto(`${t.url}/admin/cases/${patient.caseId}`);
+    await page.getByRole('heading', { name: de.therapy.lettersTitle }).waitFor();
+    await page.getByLabel(de.therapy.chooseTemplate).selectOption({ label: 'Brief nach Woche 1 · DE · CBT' });
+    await page.getByRole('button', { name: de.therapy.startLetter }).click();
+    const body = page.getByRole('textbox', { name: de.therapy.letterBody, exact: true });
+    await expect.poll(() => body.inputValue()).toBe('Liebe ريم,\n\nschön, dass Sie dabei sind.\n\nIhre Frau Berg');
+    await body.fill('Liebe ريم,\n\nschön, dass Sie dabei sind. Bis Donnerstag!\n\nIhre Frau Berg');
+    await page.getByRole('button', { name: de.therapy.preview }).click();
+    await page.getByRole('article', { name: de.therapy.preview }).getByText('Bis Donnerstag!').waitFor();
+    await page.getByRole('button', { name: de.therapy.sendLetter }).click();
+    await page.locator('dialog.confirm').getByText(de.therapy.confirmLetterMessage).waitFor();
+    await page.locator('dialog.confirm').getByRole('button', { name: de.therapy.send }).click();
+    await page.getByText(/Gesendet am/).first().waitFor();
+    await screenshot(page, 'therapy-letter-sent-de-1280');
+    const { rows } = await t.database.db.pool.query('select published_at, body from app_public.letters where case_id = $1', [patient.caseId]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].published_at).not.toBeNull();
+
+    const phone = await openSignedInPage(browser, patient.token, { locale: 'ar', width: 360, height: 740 });
+    opened.push(phone);
+    await phone.page.goto(`${t.url}/treatment/past-letters`);
+    await phone.page.getByRole('heading', { level: 1, name: ar.therapy.pastLettersTitle }).waitFor();
+    await phone.page.getByText('Bis Donnerstag!').waitFor();
+    expect(await phone.page.locator('article.therapy-letter').getAttribute('dir')).toBe('ltr');
+    await expectAccessible(phone.page, 'past letters (ar, 360)');
+    await expectNoOverflow(phone.page, 'past letters (ar, 360)');
+    await screenshot(phone.page, 'therapy-past-letters-ar-360');
   });
 });

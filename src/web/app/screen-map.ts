@@ -62,6 +62,6 @@ export const SCREENS: Record<RouteId, ComponentType> = {
   // Screens of later issues: the route, its guard and layout exist now.
   adminTemplates: upcomingScreen('staff'),
   interviewReports: upcomingScreen('interviews'),
-  pastLetters: upcomingScreen('main'),
+  pastLetters: lazyScreen('main', main, (m) => m.PastLettersPage),
   allExercises: lazyScreen('main', main, (m) => m.AllExercisesPage),
 };

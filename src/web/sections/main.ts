@@ -8,3 +8,4 @@ export { DuePage } from '../features/tasks/DuePage';
 export { WorkflowsPage } from '../features/tasks/WorkflowsPage';
 // The treatment's worksheets (issue 14; spec §2 lists /all-exercises in "main").
 export { AllExercisesPage } from '../features/therapy/AllExercisesPage';
+export { PastLettersPage } from '../features/therapy/PastLettersPage';

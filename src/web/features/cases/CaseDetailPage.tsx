@@ -3,6 +3,7 @@
  * patient, the members with their roles, and the messages the reader may see. Coordinators
  * edit the fields and the membership; other staff read. The database enforces the same split.
  */
+import { CaseLettersSection } from '../therapy/CaseLettersSection';
 import { CaseExercisesSection } from '../therapy/CaseExercisesSection';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -136,6 +137,7 @@ export function CaseDetailPage() {
           <ScoresSection caseId={detail.id} />
           <CaseTasksSection caseId={detail.id} />
           <CaseExercisesSection caseId={detail.id} />
+          <CaseLettersSection caseId={detail.id} />
           <MembersSection caseId={detail.id} members={detail.members} canManage={canManage} onChanged={reload} />
           <MessagesSection detail={detail} />
         </>

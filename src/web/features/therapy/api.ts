@@ -92,3 +92,62 @@ export async function saveFeedback(feedback: Pick<Feedback, 'id' | 'case_id' | '
 
 /** After any worksheet or feedback change: the case's worksheets. */
 export const refetchAfterWorksheet = (client: QueryClient, caseId: string) => client.invalidateQueries({ queryKey: therapyKeys.case(caseId) });
+
+export interface Letter {
+  id: string;
+  case_id: string;
+  sender_id: string | null;
+  template_id: string | null;
+  language_code: string;
+  subject: string | null;
+  body: string;
+  published_at: string | null;
+  created_at: string;
+}
+
+export interface LetterTemplate {
+  id: string;
+  code: string;
+  language_code: string;
+  title: string;
+  treatment_code: string | null;
+  reader_gender: string | null;
+  writer_gender: string | null;
+}
+
+export const letterKeys = {
+  case: (caseId: string) => ['therapy', 'letters', caseId] as const,
+  templates: ['therapy', 'letterTemplates'] as const,
+};
+
+/** The letters of a case the reader may see: sent ones, and their own drafts. */
+export const caseLettersQuery = (caseId: string) =>
+  queryOptions({
+    queryKey: letterKeys.case(caseId),
+    queryFn: ({ signal }) => api<Letter[]>('GET', `/api/letters?case_id=eq.${caseId}&order=created_at.desc`, { signal }),
+  });
+
+export const letterTemplatesQuery = () =>
+  queryOptions({
+    queryKey: letterKeys.templates,
+    queryFn: ({ signal }) =>
+      api<LetterTemplate[]>('GET', '/api/letter_templates?select=id,code,language_code,title,treatment_code,reader_gender,writer_gender', { signal }),
+  });
+
+/** Starts a draft from a template; the server fills the placeholders. */
+export async function startLetter(caseId: string, templateId: string): Promise<Letter> {
+  const rows = await api<Letter[]>('POST', '/api/letters', { body: { id: crypto.randomUUID(), case_id: caseId, template_id: templateId }, headers: UPSERT });
+  if (rows.length !== 1) throw new Error('Expected exactly one result');
+  return rows[0]!;
+}
+
+/** Saves the draft's text, or with `send` sends it (then it can no longer change). */
+export async function saveLetter(letter: Pick<Letter, 'id' | 'case_id' | 'subject' | 'body'>, send: boolean): Promise<void> {
+  const rows = await api<unknown[]>('POST', '/api/letters', {
+    body: { ...letter, ...(send ? { published_at: new Date().toISOString() } : {}) },
+    headers: UPSERT,
+  });
+  if (rows.length !== 1) throw new Error('Expected exactly one result');
+}
+
+export const refetchAfterLetter = (client: QueryClient, caseId: string) => client.invalidateQueries({ queryKey: letterKeys.case(caseId) });
