@@ -4,6 +4,7 @@
  * and sends it after the confirmation; the therapist, on a desktop in German, reads it on the
  * case page and sends feedback; the patient sees the feedback beside the entry. The therapist
  * writes a German letter from a template and sends it; the patient reads it among their letters.
+ * A coordinator edits that template, sees the preview, and restores the earlier version.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ let browser: Browser;
 type Person = Awaited<ReturnType<TestApp['user']>>;
 let patient: Person;
 let therapist: Person;
+let coordinator: Person;
 const opened: WatchedPage[] = [];
 
 beforeAll(async () => {
@@ -26,6 +28,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   patient = await t.user({ flags: ['patient'], locale: 'ar', alias: 'ريم' });
   therapist = await t.user({ flags: ['therapist'], locale: 'de', alias: 'Frau Berg' });
+  coordinator = await t.user({ flags: ['coordinator'], locale: 'de' });
   await addMember(t.database.db.pool, patient.caseId!, therapist.username, ['therapist']);
 });
 
@@ -151,5 +154,44 @@ describe('a thought record and its feedback', () => {
     await expectAccessible(phone.page, 'past letters (ar, 360)');
     await expectNoOverflow(phone.page, 'past letters (ar, 360)');
     await screenshot(phone.page, 'therapy-past-letters-ar-360');
+  });
+
+  it('a coordinator edits a letter template with a preview and restores the earlier version', { timeout: 300_000 }, async () => {
+    const watched = await openSignedInPage(browser, coordinator.token, { locale: 'de', width: 1280, height: 900 });
+    opened.push(watched);
+    const page = watched.page;
+    await page.goto(`${t.url}/admin/templates`);
+    await page.getByRole('heading', { level: 1, name: de.therapy.templatesTitle }).waitFor();
+    await page.getByRole('button', { name: 'woche1 · DE · CBT' }).click();
+    const content = page.getByRole('textbox', { name: de.therapy.templateContent });
+    const original = await content.inputValue();
+    expect(original).toContain('{{patient_alias}}');
+    // An unknown placeholder is pointed out before saving, and saving waits for it.
+    await content.fill(`${original}\n\n{{shoe_size}}`);
+    await page.getByText(/Unbekannte Platzhalter: \{\{shoe_size\}\}/).waitFor();
+    expect(await page.getByRole('button', { name: de.common.save }).isDisabled()).toBe(true);
+    await content.fill('# Woche 1\n\nLiebe {{patient_alias}},\n\n- **erstens**\n- zweitens');
+    await page.getByRole('region', { name: de.therapy.preview }).getByRole('heading', { name: 'Woche 1' }).waitFor();
+    await page.getByRole('region', { name: de.therapy.preview }).locator('strong', { hasText: 'erstens' }).waitFor();
+    await page.getByRole('button', { name: de.common.save }).click();
+    await page.getByText(de.therapy.templateSaved).waitFor();
+    await page.getByRole('button', { name: 'Version 1 wiederherstellen' }).waitFor();
+    await screenshot(page, 'therapy-templates-de-1280');
+    await expectAccessible(page, 'templates (de)');
+
+    await page.getByRole('button', { name: 'Version 1 wiederherstellen' }).click();
+    await page.locator('dialog.confirm').getByRole('button', { name: de.therapy.restore }).click();
+    await page.getByRole('button', { name: 'Version 2 wiederherstellen' }).waitFor();
+    await expect.poll(() => content.inputValue()).toBe(original);
+    const { rows } = await t.database.db.pool.query(
+      `select t.content, (select max(version) from app_public.content_template_versions v where v.template_id = t.id) as versions
+         from app_public.content_templates t where code = 'woche1'`,
+    );
+    expect(rows[0]).toEqual({ content: original, versions: 3 });
+
+    // A new Arabic template is written right-to-left.
+    await page.getByRole('button', { name: de.therapy.newTemplate }).click();
+    await page.locator('form.therapy-template-editor').getByLabel(de.therapy.templateLanguage, { exact: true }).selectOption('ar');
+    expect(await page.getByRole('textbox', { name: de.therapy.templateContent }).getAttribute('dir')).toBe('rtl');
   });
 });

@@ -60,7 +60,7 @@ export const SCREENS: Record<RouteId, ComponentType> = {
   workflows: lazyScreen('main', main, (m) => m.WorkflowsPage),
   due: lazyScreen('main', main, (m) => m.DuePage),
   // Screens of later issues: the route, its guard and layout exist now.
-  adminTemplates: upcomingScreen('staff'),
+  adminTemplates: lazyScreen('staff', staff, (m) => m.TemplatesPage),
   interviewReports: upcomingScreen('interviews'),
   pastLetters: lazyScreen('main', main, (m) => m.PastLettersPage),
   allExercises: lazyScreen('main', main, (m) => m.AllExercisesPage),

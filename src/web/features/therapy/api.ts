@@ -8,6 +8,7 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { WORKSHEET_CODES, type WorksheetCode } from '../../../domain/worksheets';
 import type { AnswerChanges } from '../../../domain/questionnaire-form';
 import { api } from '../../api/client';
+import { graphql, request, type ResultOf } from '../../api/graphql';
 
 export interface WorksheetEntry {
   id: string;
@@ -151,3 +152,95 @@ export async function saveLetter(letter: Pick<Letter, 'id' | 'case_id' | 'subjec
 }
 
 export const refetchAfterLetter = (client: QueryClient, caseId: string) => client.invalidateQueries({ queryKey: letterKeys.case(caseId) });
+
+// The template editor (/admin/templates, coordinators): content templates through GraphQL.
+
+export const TemplateFields = graphql(`
+  fragment TemplateFields on ContentTemplate {
+    id type code languageCode title subject content description treatmentCode readerGender writerGender updatedAt
+  }
+`);
+export type ContentTemplate = ResultOf<typeof TemplateFields>;
+
+export const AllContentTemplates = graphql(
+  `query AllContentTemplates { allContentTemplatesList(orderBy: [TYPE_ASC, CODE_ASC, LANGUAGE_CODE_ASC]) { ...TemplateFields } }`,
+  [TemplateFields],
+);
+export const ContentTemplateVersions = graphql(`
+  query ContentTemplateVersions($id: UUID!) {
+    contentTemplateById(id: $id) { id contentTemplateVersionsByTemplateIdList(orderBy: VERSION_DESC) { id version title content savedAt } }
+  }
+`);
+export const CreateContentTemplate = graphql(
+  `mutation CreateContentTemplate($t: ContentTemplateInput!) { createContentTemplate(input: { contentTemplate: $t }) { contentTemplate { ...TemplateFields } } }`,
+  [TemplateFields],
+);
+export const UpdateContentTemplateById = graphql(
+  `mutation UpdateContentTemplateById($id: UUID!, $patch: ContentTemplatePatch!) { updateContentTemplateById(input: { id: $id, contentTemplatePatch: $patch }) { contentTemplate { ...TemplateFields } } }`,
+  [TemplateFields],
+);
+export const RestoreContentTemplateVersion = graphql(
+  `mutation RestoreContentTemplateVersion($versionId: UUID!) { restoreContentTemplateVersion(input: { versionId: $versionId }) { contentTemplate { ...TemplateFields } } }`,
+  [TemplateFields],
+);
+
+export const templateKeys = {
+  all: ['therapy', 'templates'] as const,
+  versions: (id: string) => ['therapy', 'templates', 'versions', id] as const,
+};
+
+export const contentTemplatesQuery = () =>
+  queryOptions({ queryKey: templateKeys.all, queryFn: async () => (await request(AllContentTemplates, {})).allContentTemplatesList ?? [] });
+
+export const templateVersionsQuery = (id: string) =>
+  queryOptions({
+    queryKey: templateKeys.versions(id),
+    queryFn: async () => (await request(ContentTemplateVersions, { id })).contentTemplateById?.contentTemplateVersionsByTemplateIdList ?? [],
+  });
+
+export interface TemplateDraft {
+  type: string;
+  code: string;
+  languageCode: string;
+  title: string;
+  subject: string;
+  content: string;
+  treatmentCode: string;
+  readerGender: string;
+  writerGender: string;
+}
+
+type Gender = 'FEMALE' | 'MALE' | 'DIVERSE';
+const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
+
+/** Saves a template (creates it without an id); the database keeps the previous text as a version. */
+export async function saveTemplate(id: string | null, draft: TemplateDraft): Promise<ContentTemplate> {
+  const common = {
+    title: draft.title,
+    subject: orNull(draft.subject),
+    content: draft.content,
+    treatmentCode: orNull(draft.treatmentCode),
+    readerGender: orNull(draft.readerGender) as Gender | null,
+    writerGender: orNull(draft.writerGender) as Gender | null,
+  };
+  if (id) {
+    const data = await request(UpdateContentTemplateById, { id, patch: common });
+    const saved = data.updateContentTemplateById?.contentTemplate;
+    if (!saved) throw new Error('Expected exactly one result');
+    return saved;
+  }
+  const data = await request(CreateContentTemplate, { t: { ...common, type: draft.type, code: draft.code, languageCode: draft.languageCode } });
+  const saved = data.createContentTemplate?.contentTemplate;
+  if (!saved) throw new Error('Expected exactly one result');
+  return saved;
+}
+
+export async function restoreVersion(versionId: string): Promise<ContentTemplate> {
+  const data = await request(RestoreContentTemplateVersion, { versionId });
+  const restored = data.restoreContentTemplateVersion?.contentTemplate;
+  if (!restored) throw new Error('Expected exactly one result');
+  return restored;
+}
+
+/** After saving or restoring: the list and that template's versions. */
+export const refetchAfterTemplate = (client: QueryClient) => client.invalidateQueries({ queryKey: templateKeys.all });
