@@ -47,6 +47,11 @@ export function chooseVariant<T extends TemplateVariant>(variants: readonly T[],
   return best;
 }
 
+/** How a placeholder is written in a template. */
+export function asPlaceholder(name: string): string {
+  return '{{' + name + '}}';
+}
+
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 
 /** The placeholder names a text uses that do not exist (the template editor refuses them). */
@@ -62,8 +67,8 @@ export class PlaceholderError extends Error {
   ) {
     super(
       [
-        unknown.length ? `unknown placeholder${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `{{${n}}}`).join(', ')} (known: ${LETTER_PLACEHOLDERS.join(', ')})` : '',
-        missing.length ? `no value for ${missing.map((n) => `{{${n}}}`).join(', ')}` : '',
+        unknown.length ? `unknown placeholder${unknown.length > 1 ? 's' : ''} ${unknown.map(asPlaceholder).join(', ')} (known: ${LETTER_PLACEHOLDERS.join(', ')})` : '',
+        missing.length ? `no value for ${missing.map(asPlaceholder).join(', ')}` : '',
       ]
         .filter(Boolean)
         .join('; '),

@@ -8,7 +8,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { LETTER_PLACEHOLDERS, unknownPlaceholders } from '../../../domain/letter-templates';
+import { asPlaceholder, LETTER_PLACEHOLDERS, unknownPlaceholders } from '../../../domain/letter-templates';
 import { asApiError } from '../../api/query';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { useConfirm } from '../../ui/confirm';
@@ -97,8 +97,8 @@ function TemplateEditor({ template, defaultType, onSaved }: { template: ContentT
       </div>
       <TextField label={t('therapy.templateTitle')} value={draft.title} required maxLength={300} dir={dir} onChange={set('title')} />
       <TextField label={t('therapy.letterSubject')} value={draft.subject} maxLength={300} dir={dir} onChange={set('subject')} />
-      <TextArea label={t('therapy.templateContent')} hint={checked ? t('therapy.placeholdersHint', { names: LETTER_PLACEHOLDERS.map((p) => `{{${p}}}`).join(' ') }) : undefined} value={draft.content} rows={14} dir={dir} onChange={set('content')} />
-      {unknown.length ? <Alert kind="warning">{t('therapy.unknownPlaceholders', { names: unknown.map((n) => `{{${n}}}`).join(', ') })}</Alert> : null}
+      <TextArea label={t('therapy.templateContent')} hint={checked ? t('therapy.placeholdersHint', { names: LETTER_PLACEHOLDERS.map(asPlaceholder).join(' ') }) : undefined} value={draft.content} rows={14} dir={dir} onChange={set('content')} />
+      {unknown.length ? <Alert kind="warning">{t('therapy.unknownPlaceholders', { names: unknown.map(asPlaceholder).join(', ') })}</Alert> : null}
       <section className="therapy-letter" aria-label={t('therapy.preview')} lang={draft.languageCode} dir={dir}>
         <Markdown source={draft.content} skipTitle={false} />
       </section>
