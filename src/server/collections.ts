@@ -8,6 +8,8 @@ import { questionnaireCollections } from './questionnaires/collections';
 import type { MeasurementSchedule } from '../domain/measurements';
 import { WORKFLOW_COLLECTIONS } from './workflow/collections';
 import { REPORT_COLLECTIONS } from './reports/collections';
+import { WORKSHEET_COLLECTIONS } from './worksheets/collections';
+import { LETTERS, LETTER_TEMPLATES } from './letters/collections';
 
 /** The signed-in person's messages across their cases, with unread state (spec §7). */
 export const MY_MESSAGES = defineCollection({
@@ -41,5 +43,5 @@ export const MY_MESSAGES = defineCollection({
 
 /** The app's collections; the questionnaires tell the workflow by the configured schedule. */
 export function appCollections(schedule: MeasurementSchedule): CollectionRegistry {
-  return [MY_MESSAGES, ...WORKFLOW_COLLECTIONS, ...questionnaireCollections(schedule), ...REPORT_COLLECTIONS];
+  return [MY_MESSAGES, ...WORKFLOW_COLLECTIONS, ...questionnaireCollections(schedule), ...REPORT_COLLECTIONS, ...WORKSHEET_COLLECTIONS, LETTER_TEMPLATES, LETTERS];
 }

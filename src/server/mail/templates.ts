@@ -13,7 +13,9 @@ export type MailKind =
   // workflow mails (src/server/workflow/handlers.ts): content-free, a link to the due tasks
   | 'workflow_task_waiting' | 'workflow_task_reminder'
   // clinical safety (src/server/safety/handlers.ts): content-free too, no case, no answer
-  | 'safety_task_waiting' | 'safety_task_overdue' | 'safety_call_review';
+  | 'safety_task_waiting' | 'safety_task_overdue' | 'safety_call_review'
+  // issue 14: a patient sent a worksheet; a therapist answered one (content-free)
+  | 'new_worksheet' | 'worksheet_feedback';
 
 export interface MailContent {
   subject: string;
@@ -131,6 +133,34 @@ const templates: Record<MailKind, Record<Locale, Template>> = {
     en: (p) => ({
       subject: 'Sanad: reminder of an open task',
       text: `Hello ${p.username},\n\na task for you on Sanad is still open and past its due date. To see it, sign in here:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  new_worksheet: {
+    ar: (p) => ({
+      subject: 'سند: تمرين جديد أُرسل إليك',
+      text: `مرحبًا ${p.username}،\n\nأرسل أحد المراجعين في سند تمرينًا جديدًا. لقراءته، سجّل الدخول هنا:\n${p.link}\n\nلحماية الخصوصية، لا نرسل المحتوى عبر البريد الإلكتروني.\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: ein neues Arbeitsblatt wurde gesendet',
+      text: `Hallo ${p.username},\n\nin Sanad wurde ein neues Arbeitsblatt an Sie gesendet. Um es zu lesen, melden Sie sich hier an:\n${p.link}\n\nZum Schutz der Privatsphäre senden wir keine Inhalte per E-Mail.\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: a new worksheet was sent',
+      text: `Hello ${p.username},\n\na new worksheet was sent to you on Sanad. To read it, sign in here:\n${p.link}\n\nTo protect privacy, we never send content by email.\n\n${footer.en}`,
+    }),
+  },
+  worksheet_feedback: {
+    ar: (p) => ({
+      subject: 'سند: وصلك رد على تمرينك',
+      text: `مرحبًا ${p.username}،\n\nكتب معالجك ردًا على أحد تمارينك في سند. لقراءته، سجّل الدخول هنا:\n${p.link}\n\nلحماية خصوصيتك، لا نرسل المحتوى عبر البريد الإلكتروني.\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: Rückmeldung zu Ihrem Arbeitsblatt',
+      text: `Hallo ${p.username},\n\nIhre Therapeutin oder Ihr Therapeut hat Ihnen in Sanad eine Rückmeldung zu einem Arbeitsblatt geschrieben. Um sie zu lesen, melden Sie sich hier an:\n${p.link}\n\nZum Schutz Ihrer Privatsphäre senden wir keine Inhalte per E-Mail.\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: feedback on your worksheet',
+      text: `Hello ${p.username},\n\nyour therapist wrote feedback on one of your worksheets on Sanad. To read it, sign in here:\n${p.link}\n\nTo protect your privacy, we never send content by email.\n\n${footer.en}`,
     }),
   },
   new_message: {

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Config, Locale } from '../config';
 import { withOwner } from '../db/transaction';
 import type { Mailer } from '../mail/mailer';
+import type { MailKind } from '../mail/templates';
 import { startPeriodic, type Periodic } from '../periodic';
 import { settleQueuedMail } from '../mail/queue';
 
@@ -34,6 +35,15 @@ interface QueuedRow {
 }
 
 const MAX_ATTEMPTS = 8;
+
+/** Which mail a queued kind becomes, and where its link leads (no content, only a place). */
+export function mailFor(kind: string, caseId: string): { kind: MailKind; path: string } {
+  if (kind === 'new_worksheet') return { kind: 'new_worksheet', path: `/cases/${caseId}` };
+  if (kind === 'worksheet_feedback') return { kind: 'worksheet_feedback', path: '/all-exercises' };
+  // A new letter: the same content-free "something new for you" mail, leading to the letters.
+  if (kind === 'new_letter') return { kind: 'new_message', path: '/treatment/past-letters' };
+  return { kind: 'new_message', path: '/conversation' };
+}
 
 /** Processes one batch; returns how many mails were sent. */
 export async function processNotifications(ctx: NotificationContext, limit = 50): Promise<{ sent: number; quiet: number; failed: number }> {
@@ -61,11 +71,12 @@ export async function processNotifications(ctx: NotificationContext, limit = 50)
         counts.quiet += 1;
         continue;
       }
+      const { kind, path } = mailFor(row.kind, row.case_id);
       const sent = await ctx.mailer.send({
         to: row.email,
-        kind: 'new_message',
+        kind,
         locale: row.locale,
-        params: { username: row.alias ?? row.username, link: `${ctx.config.publicUrl}/conversation` },
+        params: { username: row.alias ?? row.username, link: `${ctx.config.publicUrl}${path}` },
       });
       await settleQueuedMail(sql, 'app_private.notification_queue', row, sent, MAX_ATTEMPTS, ctx.log);
       if (sent) {

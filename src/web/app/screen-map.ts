@@ -1,23 +1,17 @@
 /**
- * Route id → screen, each loaded with its section's chunk. Routes whose feature has not landed
- * yet show the "coming" screen, guarded exactly like the real one will be.
+ * Route id → screen, each loaded with its section's chunk.
  */
 import type { ComponentType } from 'react';
-import type { RouteId, Section } from '../../domain/routes';
+import type { RouteId } from '../../domain/routes';
 import { lazyScreen } from './lazy';
 
 const main = () => import('../sections/main');
 const account = () => import('../sections/account');
 const content = () => import('../sections/content');
-const upcoming = () => import('../sections/upcoming');
 const staff = () => import('../sections/staff');
 const interviews = () => import('../sections/interviews');
 const manage = () => import('../sections/manage');
 const assessments = () => import('../sections/assessments');
-
-function upcomingScreen(section: Section): ComponentType {
-  return lazyScreen(section, upcoming, (m) => m.UpcomingPage);
-}
 
 export const SCREENS: Record<RouteId, ComponentType> = {
   login: lazyScreen('main', main, (m) => m.LoginPage),
@@ -60,8 +54,7 @@ export const SCREENS: Record<RouteId, ComponentType> = {
   workflows: lazyScreen('main', main, (m) => m.WorkflowsPage),
   due: lazyScreen('main', main, (m) => m.DuePage),
   interviewReports: lazyScreen('interviews', () => import('../sections/reports'), (m) => m.ReportsPage),
-  // Screens of later issues: the route, its guard and layout exist now.
-  adminTemplates: upcomingScreen('staff'),
-  pastLetters: upcomingScreen('main'),
-  allExercises: upcomingScreen('main'),
+  adminTemplates: lazyScreen('staff', staff, (m) => m.TemplatesPage),
+  pastLetters: lazyScreen('main', main, (m) => m.PastLettersPage),
+  allExercises: lazyScreen('main', main, (m) => m.AllExercisesPage),
 };

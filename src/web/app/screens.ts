@@ -46,6 +46,9 @@ export const AVAILABLE_SCREENS: ReadonlySet<RouteId> = new Set<RouteId>([
   'adminTask',
   'workflows',
   'due',
+  'adminTemplates',
+  'pastLetters',
+  'allExercises',
 ]);
 
 export function isAvailable(id: RouteId): boolean {

@@ -6,3 +6,5 @@ export { CaseLogPage } from '../features/cases/CaseLogPage';
 export { CalendarPage } from '../features/interviews/CalendarPage';
 export { TaskListPage } from '../features/tasks/TaskListPage';
 export { TaskDetailPage } from '../features/tasks/TaskDetailPage';
+// The template editor (issue 14, /admin/templates, coordinators).
+export { TemplatesPage } from '../features/therapy/TemplatesPage';

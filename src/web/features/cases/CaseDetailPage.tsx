@@ -22,6 +22,8 @@ import { CaseTasksSection } from '../tasks/CaseTasksSection';
 import { CaseReports } from '../reports/CaseReports';
 import { SafetySection } from '../safety/SafetySection';
 import { CaseTrialPanel } from '../trial/CaseTrialPanel';
+import { CaseLettersSection } from '../therapy/CaseLettersSection';
+import { CaseExercisesSection } from '../therapy/CaseExercisesSection';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
 import { CaseSummary } from './CaseSummary';
 import { MembersSection } from './MembersSection';
@@ -139,6 +141,8 @@ export const CASE_SECTIONS: readonly ComponentType<CaseSectionProps>[] = [
   ({ detail }) => <CaseTasksSection caseId={detail.id} />,
   ({ detail }) => <CaseReports caseId={detail.id} />,
   ({ detail }) => <CaseTrialPanel caseId={detail.id} isTherapist={Boolean(detail.myInvolvement?.actsAsTherapist)} />,
+  ({ detail }) => <CaseExercisesSection caseId={detail.id} />,
+  ({ detail }) => <CaseLettersSection caseId={detail.id} />,
   MessagesSection,
 ];
 

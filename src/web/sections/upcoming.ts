@@ -1,1 +1,0 @@
-export { UpcomingPage } from '../features/upcoming/UpcomingPage';
