@@ -68,16 +68,18 @@ export const PagedCases = graphql(
         patientTasks: taskSummary(groupName: "patients") { countOfOpen latestDue nextTime }
         therapistTasks: taskSummary(groupName: "therapists") { countOfOpen countOfOverdue }
         nextWaitingDate latestPhq9Item9
-        treatmentAssignmentsByCaseIdList(orderBy: ASSIGNED_AT_ASC) { id assignedAt treatment }
-        therapistsList { id user: userByUserId { ...PersonFields } }
-        counselorsList { id user: userByUserId { ...PersonFields } }
-        interviewersList { id user: userByUserId { ...PersonFields } }
+        treatmentAssignmentsByCaseIdList(orderBy: ASSIGNED_AT_ASC, first: 1) { id assignedAt treatment }
+        therapistsList(first: 10) { id user: userByUserId { ...PersonFields } }
+        counselorsList(first: 10) { id user: userByUserId { ...PersonFields } }
+        interviewersList(first: 10) { id user: userByUserId { ...PersonFields } }
       }
     }
   }`,
   [PersonFields],
 );
 
+// Nested lists are bounded (an assignment is final; a care role has a few people), which keeps
+// 200 cases a page well inside the request cost limit (issue 16).
 export type CaseListItem = NonNullable<ResultOf<typeof PagedCases>['pagedCases']>['nodes'][number];
 
 /** One page of cases (spec §9: 200 a page); "unassigned only" is the server's filterUnassigned. */
