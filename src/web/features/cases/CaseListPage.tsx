@@ -4,58 +4,38 @@
  * case its treatment, care team, open tasks, next waiting date and latest PHQ-9 item 9. The
  * filters and the sort live in the address, so the back button and a shared link show the same list.
  */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import {
-  Fragment,
-  useCallback,
-  useEffect,
-  useRef,
-  useState,
-  type FormEvent,
-  type ReactNode,
-} from "react";
-import { useTranslation } from "react-i18next";
-import { Link, useSearchParams } from "react-router";
-import type { TFunction } from "i18next";
-import { CASE_STAGES } from "../../../domain/case-stages";
-import { formatDateTime } from "../../../domain/format";
-import { currentLocale } from "../../i18n/i18n";
-import { useSession } from "../../session/session";
-import { ErrorAlert } from "../../ui/ErrorAlert";
-import { Checkbox, Page, SelectField, Spinner, TextField } from "../../ui/ui";
-import { personName } from "../messages/names";
-import {
-  CASE_SORTS,
-  caseListQuery,
-  type CaseListFilter,
-  type CaseListItem,
-  type CaseSort,
-} from "./api";
-import { RoleList, StageName } from "./labels";
-import { OutcomesOverview } from "../scores/OutcomesOverview";
-import { ResearchExport } from "../export/ResearchExport";
-import { SafetyMark } from "../safety/SafetyMark";
-import { SafetyOverview } from "../safety/SafetyOverview";
-import { TrialSection } from "../trial/TrialSection";
-import { useMediaQuery, WIDE_SCREEN } from "../../ui/useMediaQuery";
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Fragment, useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import type { TFunction } from 'i18next';
+import { CASE_STAGES } from '../../../domain/case-stages';
+import { formatDateTime } from '../../../domain/format';
+import { currentLocale } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+import { ErrorAlert } from '../../ui/ErrorAlert';
+import { Checkbox, Page, SelectField, Spinner, TextField } from '../../ui/ui';
+import { personName } from '../messages/names';
+import { CASE_SORTS, caseListQuery, type CaseListFilter, type CaseListItem, type CaseSort } from './api';
+import { RoleList, StageName } from './labels';
+import { OutcomesOverview } from '../scores/OutcomesOverview';
+import { ResearchExport } from '../export/ResearchExport';
+import { SafetyMark } from '../safety/SafetyMark';
+import { SafetyOverview } from '../safety/SafetyOverview';
+import { TrialSection } from '../trial/TrialSection';
+import { useMediaQuery, WIDE_SCREEN } from '../../ui/useMediaQuery';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
 function readSort(params: URLSearchParams): CaseSort {
-  const sort = params.get("sort");
-  return (CASE_SORTS as readonly string[]).includes(sort ?? "")
-    ? (sort as CaseSort)
-    : "shortId";
+  const sort = params.get('sort');
+  return (CASE_SORTS as readonly string[]).includes(sort ?? '') ? (sort as CaseSort) : 'shortId';
 }
 
-const time = (value: string | null | undefined): number =>
-  value ? Date.parse(value) : Number.POSITIVE_INFINITY;
+const time = (value: string | null | undefined): number => (value ? Date.parse(value) : Number.POSITIVE_INFINITY);
 
 /** Orders the page shown; ties keep the server's order (short id). */
-export function sortCases(
-  items: CaseListItem[],
-  sort: CaseSort,
-): CaseListItem[] {
+export function sortCases(items: CaseListItem[], sort: CaseSort): CaseListItem[] {
   const key: Record<CaseSort, (item: CaseListItem) => number> = {
     shortId: () => 0,
     newest: (item) => -Date.parse(item.createdAt),
@@ -73,20 +53,20 @@ export function sortCases(
 
 function readFilter(params: URLSearchParams): CaseListFilter {
   return {
-    search: params.get("q") ?? "",
-    stage: params.get("stage") ?? "",
-    unassigned: params.get("unassigned") === "1",
-    offset: Math.max(0, Number(params.get("offset")) || 0),
+    search: params.get('q') ?? '',
+    stage: params.get('stage') ?? '',
+    unassigned: params.get('unassigned') === '1',
+    offset: Math.max(0, Number(params.get('offset')) || 0),
   };
 }
 
 function writeFilter(filter: CaseListFilter, sort: CaseSort): URLSearchParams {
   const params = new URLSearchParams();
-  if (sort !== "shortId") params.set("sort", sort);
-  if (filter.search) params.set("q", filter.search);
-  if (filter.stage) params.set("stage", filter.stage);
-  if (filter.unassigned) params.set("unassigned", "1");
-  if (filter.offset) params.set("offset", String(filter.offset));
+  if (sort !== 'shortId') params.set('sort', sort);
+  if (filter.search) params.set('q', filter.search);
+  if (filter.stage) params.set('stage', filter.stage);
+  if (filter.unassigned) params.set('unassigned', '1');
+  if (filter.offset) params.set('offset', String(filter.offset));
   return params;
 }
 
@@ -124,15 +104,10 @@ function Filters({
     onChange({ search: text, offset: 0 });
   };
   return (
-    <form
-      className="filters"
-      role="search"
-      aria-label={t("cases.filters")}
-      onSubmit={submit}
-    >
+    <form className="filters" role="search" aria-label={t('cases.filters')} onSubmit={submit}>
       <TextField
-        label={t("cases.search")}
-        hint={t("cases.searchHint")}
+        label={t('cases.search')}
+        hint={t('cases.searchHint')}
         type="search"
         name="q"
         dir="auto"
@@ -143,12 +118,12 @@ function Filters({
         }}
       />
       <SelectField
-        label={t("cases.stage")}
+        label={t('cases.stage')}
         name="stage"
         value={filter.stage}
         onChange={(e) => onChange({ stage: e.target.value, offset: 0 })}
         options={[
-          { value: "", label: t("cases.allStages") },
+          { value: '', label: t('cases.allStages') },
           ...CASE_STAGES.map((stage) => ({
             value: stage,
             label: t(`caseStages.${stage}`),
@@ -156,7 +131,7 @@ function Filters({
         ]}
       />
       <SelectField
-        label={t("cases.list.sort")}
+        label={t('cases.list.sort')}
         name="sort"
         value={sort}
         onChange={(e) => onSort(e.target.value as CaseSort)}
@@ -165,12 +140,7 @@ function Filters({
           label: t(`cases.list.sorts.${value}`),
         }))}
       />
-      <Checkbox
-        label={t("cases.unassignedOnly")}
-        name="unassigned"
-        checked={filter.unassigned}
-        onChange={(e) => onChange({ unassigned: e.target.checked, offset: 0 })}
-      />
+      <Checkbox label={t('cases.unassignedOnly')} name="unassigned" checked={filter.unassigned} onChange={(e) => onChange({ unassigned: e.target.checked, offset: 0 })} />
     </form>
   );
 }
@@ -179,10 +149,7 @@ function NewMessages({ count }: { count: number | null }) {
   const { t } = useTranslation();
   if (!count) return <span className="muted">0</span>;
   return (
-    <span
-      className="badge badge--inline"
-      aria-label={t("messages.unreadBadge", { count })}
-    >
+    <span className="badge badge--inline" aria-label={t('messages.unreadBadge', { count })}>
       {count}
     </span>
   );
@@ -190,7 +157,7 @@ function NewMessages({ count }: { count: number | null }) {
 
 function Similarity({ value }: { value: number | null }) {
   const percent = new Intl.NumberFormat(currentLocale(), {
-    style: "percent",
+    style: 'percent',
     maximumFractionDigits: 0,
   }).format(value ?? 0);
   return <>{percent}</>;
@@ -198,40 +165,26 @@ function Similarity({ value }: { value: number | null }) {
 
 /** The randomized arm (issue 15), or a dash before randomization. */
 function treatmentOf(item: CaseListItem): string {
-  return item.treatmentAssignmentsByCaseIdList?.[0]?.treatment ?? "—";
+  return item.treatmentAssignmentsByCaseIdList?.[0]?.treatment ?? '—';
 }
 
 function caseName(item: CaseListItem): string {
-  return personName(item.patient) ?? item.title ?? "";
+  return personName(item.patient) ?? item.title ?? '';
 }
 
-type Team = CaseListItem["therapistsList"];
+type Team = CaseListItem['therapistsList'];
 
 /** The members of one care role, by name; a dash when nobody holds it. */
 function TeamNames({ team }: { team: Team }) {
-  const names = (team ?? [])
-    .map((member) => personName(member.user) ?? "")
-    .filter(Boolean);
+  const names = (team ?? []).map((member) => personName(member.user) ?? '').filter(Boolean);
   if (names.length === 0) return <span className="muted">—</span>;
-  return (
-    <span dir="auto">
-      {new Intl.ListFormat(currentLocale(), { type: "unit" }).format(names)}
-    </span>
-  );
+  return <span dir="auto">{new Intl.ListFormat(currentLocale(), { type: 'unit' }).format(names)}</span>;
 }
 
 function When({ value }: { value: string | null | undefined }) {
   const { user } = useSession();
   if (!value) return <span className="muted">—</span>;
-  return (
-    <time dateTime={value}>
-      {formatDateTime(
-        new Date(value),
-        currentLocale(),
-        user?.time_zone ?? "UTC",
-      )}
-    </time>
-  );
+  return <time dateTime={value}>{formatDateTime(new Date(value), currentLocale(), user?.time_zone ?? 'UTC')}</time>;
 }
 
 /** The patients' open tasks and when the next one is due. */
@@ -241,11 +194,11 @@ function PatientTasks({ item }: { item: CaseListItem }) {
   const due = item.patientTasks?.nextTime ?? item.patientTasks?.latestDue;
   return (
     <span className="task-stats">
-      {t("cases.list.open", { value: formatCount(open) })}
+      {t('cases.list.open', { value: formatCount(open) })}
       {open > 0 && due ? (
         <>
-          {" · "}
-          {t("cases.list.due")} <When value={due} />
+          {' · '}
+          {t('cases.list.due')} <When value={due} />
         </>
       ) : null}
     </span>
@@ -259,15 +212,12 @@ function TherapistTasks({ item }: { item: CaseListItem }) {
   const overdue = item.therapistTasks?.countOfOverdue ?? 0;
   return (
     <span className="task-stats">
-      {t("cases.list.open", { value: formatCount(open) })}
+      {t('cases.list.open', { value: formatCount(open) })}
       {overdue > 0 ? (
         <>
-          {" · "}
-          <span
-            className="badge badge--inline badge--danger"
-            data-testid="overdue"
-          >
-            {t("cases.list.overdue", { value: formatCount(overdue) })}
+          {' · '}
+          <span className="badge badge--inline badge--danger" data-testid="overdue">
+            {t('cases.list.overdue', { value: formatCount(overdue) })}
           </span>
         </>
       ) : null}
@@ -283,16 +233,11 @@ function formatCount(value: number): string {
 function Phq9Item9({ value }: { value: number | null | undefined }) {
   const { t } = useTranslation();
   if (value == null) return <span className="muted">—</span>;
-  if (value < 1)
-    return <span data-phq9-item9={value}>{formatCount(value)}</span>;
+  if (value < 1) return <span data-phq9-item9={value}>{formatCount(value)}</span>;
   return (
-    <span
-      className="badge badge--inline badge--danger"
-      data-phq9-item9={value}
-      title={t("cases.list.phq9Risk")}
-    >
+    <span className="badge badge--inline badge--danger" data-phq9-item9={value} title={t('cases.list.phq9Risk')}>
       {formatCount(value)}
-      <span className="visually-hidden"> {t("cases.list.phq9Risk")}</span>
+      <span className="visually-hidden"> {t('cases.list.phq9Risk')}</span>
     </span>
   );
 }
@@ -306,79 +251,73 @@ function columns(t: TFunction, searching: boolean) {
     ltr?: boolean;
   }[] = [
     {
-      key: "stage",
-      label: t("cases.stage"),
+      key: 'stage',
+      label: t('cases.stage'),
       cell: (item) => <StageName stage={item.stage} />,
     },
     {
-      key: "treatment",
-      label: t("trial.case.treatment"),
+      key: 'treatment',
+      label: t('trial.case.treatment'),
       cell: (item) => treatmentOf(item),
       ltr: true,
     },
     {
-      key: "therapists",
-      label: t("cases.list.therapists"),
+      key: 'therapists',
+      label: t('cases.list.therapists'),
       cell: (item) => <TeamNames team={item.therapistsList} />,
     },
     {
-      key: "counselors",
-      label: t("cases.list.counselors"),
+      key: 'counselors',
+      label: t('cases.list.counselors'),
       cell: (item) => <TeamNames team={item.counselorsList} />,
     },
     {
-      key: "interviewers",
-      label: t("cases.list.interviewers"),
+      key: 'interviewers',
+      label: t('cases.list.interviewers'),
       cell: (item) => <TeamNames team={item.interviewersList} />,
     },
     {
-      key: "patientTasks",
-      label: t("cases.list.patientTasks"),
+      key: 'patientTasks',
+      label: t('cases.list.patientTasks'),
       cell: (item) => <PatientTasks item={item} />,
     },
     {
-      key: "therapistTasks",
-      label: t("cases.list.therapistTasks"),
+      key: 'therapistTasks',
+      label: t('cases.list.therapistTasks'),
       cell: (item) => <TherapistTasks item={item} />,
     },
     {
-      key: "nextWaitingDate",
-      label: t("cases.list.nextWaitingDate"),
+      key: 'nextWaitingDate',
+      label: t('cases.list.nextWaitingDate'),
       cell: (item) => <When value={item.nextWaitingDate} />,
     },
     {
-      key: "phq9Item9",
-      label: t("cases.list.phq9Item9"),
+      key: 'phq9Item9',
+      label: t('cases.list.phq9Item9'),
       cell: (item) => <Phq9Item9 value={item.latestPhq9Item9} />,
     },
     {
-      key: "newMessages",
-      label: t("cases.newMessages"),
+      key: 'newMessages',
+      label: t('cases.newMessages'),
       cell: (item) => <NewMessages count={item.newMessages} />,
     },
     {
-      key: "myRoles",
-      label: t("cases.myRoles"),
+      key: 'myRoles',
+      label: t('cases.myRoles'),
       cell: (item) => <RoleList involvement={item.myInvolvement} />,
     },
   ];
   if (searching)
     list.push({
-      key: "match",
-      label: t("cases.match"),
+      key: 'match',
+      label: t('cases.match'),
       cell: (item) => <Similarity value={item.searchSimilarity} />,
     });
   return list;
 }
 
 /** Phones: one card per case, every value labelled. */
-function CaseCards({
-  items,
-  searching,
-}: {
-  items: CaseListItem[];
-  searching: boolean;
-}) {
+function CaseCards({ items, searching }: { items: CaseListItem[]; searching: boolean }) {
   const { t } = useTranslation();
   const cols = columns(t, searching);
   return (
@@ -387,8 +326,7 @@ function CaseCards({
         <li key={item.id} className="card card--flat" data-case={item.shortId}>
           <h3 className="case-cards__title">
             <Link to={`/admin/cases/${item.id}`}>
-              <span dir="ltr">{item.shortId}</span>{" "}
-              <span dir="auto">{caseName(item)}</span>
+              <span dir="ltr">{item.shortId}</span> <span dir="auto">{caseName(item)}</span>
             </Link>
             <SafetyMark count={item.openSafetySignals} />
           </h3>
@@ -396,13 +334,7 @@ function CaseCards({
             {cols.map((col) => (
               <Fragment key={col.key}>
                 <dt>{col.label}</dt>
-                <dd data-col={col.key}>
-                  {col.ltr ? (
-                    <bdi dir="ltr">{col.cell(item)}</bdi>
-                  ) : (
-                    col.cell(item)
-                  )}
-                </dd>
+                <dd data-col={col.key}>{col.ltr ? <bdi dir="ltr">{col.cell(item)}</bdi> : col.cell(item)}</dd>
               </Fragment>
             ))}
           </dl>
@@ -413,23 +345,17 @@ function CaseCards({
 }
 
 /** Wider screens: a table to compare cases at a glance. */
-function CaseTable({
-  items,
-  searching,
-}: {
-  items: CaseListItem[];
-  searching: boolean;
-}) {
+function CaseTable({ items, searching }: { items: CaseListItem[]; searching: boolean }) {
   const { t } = useTranslation();
   const cols = columns(t, searching);
   return (
     <div className="table-scroll">
       <table className="data-table case-table">
-        <caption className="visually-hidden">{t("nav.adminCases")}</caption>
+        <caption className="visually-hidden">{t('nav.adminCases')}</caption>
         <thead>
           <tr>
-            <th scope="col">{t("cases.case")}</th>
-            <th scope="col">{t("cases.patient")}</th>
+            <th scope="col">{t('cases.case')}</th>
+            <th scope="col">{t('cases.patient')}</th>
             {cols.map((col) => (
               <th scope="col" key={col.key}>
                 {col.label}
@@ -451,11 +377,7 @@ function CaseTable({
               </td>
               {cols.map((col) => (
                 <td key={col.key} data-col={col.key}>
-                  {col.ltr ? (
-                    <bdi dir="ltr">{col.cell(item)}</bdi>
-                  ) : (
-                    col.cell(item)
-                  )}
+                  {col.ltr ? <bdi dir="ltr">{col.cell(item)}</bdi> : col.cell(item)}
                 </td>
               ))}
             </tr>
@@ -466,36 +388,16 @@ function CaseTable({
   );
 }
 
-function Paging({
-  offset,
-  pageSize,
-  total,
-  onPage,
-}: {
-  offset: number;
-  pageSize: number;
-  total: number;
-  onPage(offset: number): void;
-}) {
+function Paging({ offset, pageSize, total, onPage }: { offset: number; pageSize: number; total: number; onPage(offset: number): void }) {
   const { t } = useTranslation();
   if (total <= pageSize && offset === 0) return null;
   return (
-    <nav className="button-row paging" aria-label={t("cases.paging")}>
-      <button
-        type="button"
-        className="button button--secondary"
-        disabled={offset === 0}
-        onClick={() => onPage(Math.max(0, offset - pageSize))}
-      >
-        {t("cases.previous")}
+    <nav className="button-row paging" aria-label={t('cases.paging')}>
+      <button type="button" className="button button--secondary" disabled={offset === 0} onClick={() => onPage(Math.max(0, offset - pageSize))}>
+        {t('cases.previous')}
       </button>
-      <button
-        type="button"
-        className="button button--secondary"
-        disabled={offset + pageSize >= total}
-        onClick={() => onPage(offset + pageSize)}
-      >
-        {t("cases.next")}
+      <button type="button" className="button button--secondary" disabled={offset + pageSize >= total} onClick={() => onPage(offset + pageSize)}>
+        {t('cases.next')}
       </button>
     </nav>
   );
@@ -521,18 +423,11 @@ export function CaseListPage() {
   useEffect(() => {
     latest.current = { filter, sort, setParams };
   });
-  const onChange = useCallback(
-    (next: Partial<CaseListFilter>, replace = false) => {
-      latest.current.setParams(
-        writeFilter({ ...latest.current.filter, ...next }, latest.current.sort),
-        { replace },
-      );
-    },
-    [],
-  );
+  const onChange = useCallback((next: Partial<CaseListFilter>, replace = false) => {
+    latest.current.setParams(writeFilter({ ...latest.current.filter, ...next }, latest.current.sort), { replace });
+  }, []);
 
-  const onSort = (next: CaseSort) =>
-    setParams(writeFilter(filter, next), { replace: true });
+  const onSort = (next: CaseSort) => setParams(writeFilter(filter, next), { replace: true });
 
   const page = (offset: number) => {
     onChange({ offset });
@@ -545,44 +440,26 @@ export function CaseListPage() {
   const items = result ? sortCases(result.nodes, sort) : [];
 
   return (
-    <Page title={t("nav.adminCases")}>
+    <Page title={t('nav.adminCases')}>
       {user?.is_coordinator_account ? <SafetyOverview /> : null}
-      <Filters
-        filter={filter}
-        sort={sort}
-        onChange={onChange}
-        onSort={onSort}
-      />
+      <Filters filter={filter} sort={sort} onChange={onChange} onSort={onSort} />
       <ErrorAlert error={error} />
       <h2 ref={resultsHeading} tabIndex={-1} aria-live="polite">
         {result
           ? shown === 0
-            ? t("cases.noResults")
-            : t("cases.range", {
+            ? t('cases.noResults')
+            : t('cases.range', {
                 from: filter.offset + 1,
                 to: filter.offset + shown,
                 total,
               })
-          : t("cases.results")}
+          : t('cases.results')}
       </h2>
       {loading && !result ? <Spinner /> : null}
       {result && shown > 0 ? (
-        <div aria-busy={loading || undefined}>
-          {wide ? (
-            <CaseTable items={items} searching={searching} />
-          ) : (
-            <CaseCards items={items} searching={searching} />
-          )}
-        </div>
+        <div aria-busy={loading || undefined}>{wide ? <CaseTable items={items} searching={searching} /> : <CaseCards items={items} searching={searching} />}</div>
       ) : null}
-      {result ? (
-        <Paging
-          offset={filter.offset}
-          pageSize={result.pageSize}
-          total={total}
-          onPage={page}
-        />
-      ) : null}
+      {result ? <Paging offset={filter.offset} pageSize={result.pageSize} total={total} onPage={page} /> : null}
       <OutcomesOverview />
       {user?.is_coordinator_account ? <ResearchExport /> : null}
       <TrialSection />
