@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolateLatin } from '../../src/domain/bidi';
 import { addMember } from '../../src/server/admin/accounts';
 import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
@@ -17,7 +18,7 @@ import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, sc
 let t: TestApp;
 let browser: Browser;
 type Person = Awaited<ReturnType<TestApp['user']>>;
-let coordinator: Person, interviewer: Person, patient: Person;
+let coordinator: Person, interviewer: Person, therapist: Person, patient: Person;
 const opened: WatchedPage[] = [];
 const pool = () => t.database.db.pool;
 
@@ -27,7 +28,16 @@ beforeAll(async () => {
   coordinator = await t.user({ flags: ['coordinator'], locale: 'de', timeZone: 'Europe/Berlin' });
   interviewer = await t.user({ flags: ['interviewer'] });
   patient = await t.user({ flags: ['patient'], gender: 'FEMALE', alias: 'Salma' });
+  therapist = await t.user({ flags: ['therapist'], alias: 'Karim' });
   await addMember(pool(), patient.caseId!, interviewer.username, ['interviewer']);
+  await addMember(pool(), patient.caseId!, therapist.username, ['therapist']);
+  // A PHQ-9 whose item 9 (thoughts of self-harm) is 2: the case list marks it.
+  const phq9 = await t.api('POST', '/api/phq9', {
+    token: patient.token,
+    body: { case_id: patient.caseId, time_of_measurement: 'screening', item9: 2 },
+    headers: { Prefer: 'resolution=merge-duplicates' },
+  });
+  expect(phq9.status, JSON.stringify(phq9.body)).toBe(201);
   // The trial up to "Randomize the patient": screening done, interview booked and accepted.
   await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [patient.caseId]);
   await t.sanad.workflow.tick();
@@ -96,7 +106,27 @@ describe('trial management', () => {
     await page.goto(`${t.url}/admin/cases`);
     const table = page.getByRole('table', { name: de.nav.adminCases });
     await table.getByRole('columnheader', { name: de.trial.case.treatment }).waitFor();
-    await table.getByRole('row', { name: new RegExp(`Salma.*${arm}`) }).waitFor();
+    const row = table.getByRole('row', { name: new RegExp(`Salma.*${arm}`) });
+    await row.waitFor();
+    // PagedCases' columns: the care team by role, the task stats, the latest PHQ-9 item 9 marked.
+    expect(await row.locator('[data-col="therapists"]').textContent()).toBe('Karim');
+    expect(await row.locator('[data-col="interviewers"]').textContent()).toBe(interviewer.username);
+    expect(await row.locator('[data-col="counselors"]').textContent()).toBe('—');
+    expect(await row.locator('[data-col="phq9Item9"] .badge--danger').textContent()).toContain('2');
+    expect(await row.locator('[data-col="patientTasks"]').textContent()).toMatch(new RegExp(`^${de.cases.list.open.replace('{{value}}', '\\d+')}`));
+    expect(await row.locator('[data-col="therapistTasks"]').textContent()).toMatch(new RegExp(`^${de.cases.list.open.replace('{{value}}', '\\d+')}`));
+    for (const column of [de.cases.list.therapists, de.cases.list.counselors, de.cases.list.interviewers, de.cases.list.patientTasks, de.cases.list.therapistTasks, de.cases.list.nextWaitingDate, de.cases.list.phq9Item9]) {
+      await table.getByRole('columnheader', { name: column, exact: true }).waitFor();
+    }
+    // The case has a therapist: "unassigned only" leaves it out; the sort stays in the address.
+    await page.getByLabel(de.cases.list.sort).selectOption('phq9Item9');
+    // The address is updated in a transition: click, then wait for the box to follow it.
+    await page.getByLabel(de.cases.unassignedOnly).click();
+    await expect.poll(() => page.getByLabel(de.cases.unassignedOnly).isChecked()).toBe(true);
+    await expect.poll(() => table.getByRole('row', { name: /Salma/ }).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('phq9Item9');
+    await page.getByLabel(de.cases.unassignedOnly).click();
+    await row.waitFor();
     const balance = page.getByRole('table', { name: de.trial.allocation.balance });
     await balance.getByRole('row', { name: 'gender=FEMALE' + (arm === 'cbt' ? ' 1 0' : ' 0 1') }).waitFor();
 
@@ -112,6 +142,7 @@ describe('trial management', () => {
     const text = fs.readFileSync(await svg.path(), 'utf8');
     expect(text).toMatch(/^<\?xml[^>]+>\n<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(text).toContain(de.trial.consort.randomized.replace('{{n}}', '1'));
+    await table.screenshot({ path: path.join(SCREENSHOT_DIR, 'trial-case-table-de.png') });
     await expectAccessible(page, 'case list with the trial (de)');
     await screenshot(page, 'trial-case-list-de');
 
@@ -126,17 +157,28 @@ describe('trial management', () => {
   it('works on a phone in Arabic, right to left, without sideways scrolling', { timeout: 120_000 }, async () => {
     const phone = await pageAs(coordinator, 'ar', 360);
     await phone.goto(`${t.url}/admin/cases`);
-    await phone.getByRole('region', { name: ar.trial.consort.title }).getByRole('img', { name: ar.trial.consort.diagram }).waitFor();
+    // Arabic texts show Latin codes isolated (⁦CONSORT⁩), so the names are matched as shown.
+    await phone.getByRole('region', { name: isolateLatin(ar.trial.consort.title) }).getByRole('img', { name: isolateLatin(ar.trial.consort.diagram) }).waitFor();
     expect(await phone.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    const card = phone.locator('.case-cards li', { hasText: 'Salma' });
+    await card.locator('[data-col="phq9Item9"] .badge--danger').waitFor();
+    expect(await card.locator('[data-col="therapists"]').textContent()).toBe('Karim');
     await expectNoOverflow(phone, '/admin/cases with the trial at 360 px');
+    await card.screenshot({ path: path.join(SCREENSHOT_DIR, 'trial-case-card-ar-360.png') });
     await expectAccessible(phone, 'case list with the trial (ar, 360)');
     await screenshot(phone, 'trial-case-list-ar-360');
-    for (const [name, title] of [['consort', ar.trial.consort.title], ['allocation', ar.trial.allocation.title]] as const) {
+    for (const [name, title] of [['consort', isolateLatin(ar.trial.consort.title)], ['allocation', isolateLatin(ar.trial.allocation.title)]] as const) {
       await phone.getByRole('region', { name: title, exact: true }).screenshot({ path: path.join(SCREENSHOT_DIR, `trial-${name}-ar-360.png`) });
     }
     await phone.goto(`${t.url}/admin/cases/${patient.caseId}`);
-    await phone.getByRole('region', { name: ar.trial.case.title }).waitFor();
+    await phone.getByRole('region', { name: isolateLatin(ar.trial.case.title) }).waitFor();
     await expectNoOverflow(phone, '/admin/cases/{id} with the trial at 360 px');
+    // The case fields show dropout and exclusion read-only, with the way to change them.
+    await phone.locator('details.case-fields summary').click();
+    const toTrial = phone.getByRole('link', { name: isolateLatin(ar.cases.exclusionLink) });
+    expect(await toTrial.getAttribute('href')).toBe('#case-trial-title');
+    expect(await phone.locator('details.case-fields').getByLabel(ar.cases.fields.isDropout).count()).toBe(0);
+    await phone.locator('details.case-fields').screenshot({ path: path.join(SCREENSHOT_DIR, 'case-fields-ar-360.png') });
     await screenshot(phone, 'trial-case-detail-ar-360');
   });
 

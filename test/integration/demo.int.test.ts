@@ -4,7 +4,7 @@
  * nothing. The seed drives the app through its own routes, as the CLI does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_STAGES, seedDemo, seedDemoActivity, type SeededAccount } from '../../src/server/admin/demo';
+import { DEMO_ACCOUNTS, DEMO_ARMS, DEMO_PASSWORD, DEMO_STAGES, seedDemo, seedDemoActivity, type SeededAccount } from '../../src/server/admin/demo';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -45,6 +45,16 @@ describe('npm run demo', () => {
     expect(stages).toEqual([...DEMO_STAGES]);
   });
 
+  it('configures the allocation, so the treated patient was randomized from the task to a drawn arm', async () => {
+    const allocation = await t.api('GET', '/api/trial/allocation', { token: await token('demo-coordinator') });
+    expect(allocation.status).toBe(200);
+    expect(allocation.body.allocation).toMatchObject({ method: 'blocks', arms: DEMO_ARMS.map((code) => ({ code, ratio: 1 })) });
+    const patients = seeded.filter((s) => s.flags.includes('patient'));
+    const { rows } = await t.database.db.pool.query<{ case_id: string; treatment: string }>('select case_id, treatment from app_public.treatment_assignments where case_id = any($1)', [patients.map((p) => p.caseId)]);
+    const treated = patients[DEMO_STAGES.indexOf('treatment')]!;
+    expect(rows).toEqual([{ case_id: treated.caseId, treatment: expect.stringMatching(new RegExp(`^(${DEMO_ARMS.join('|')})$`)) }]);
+  });
+
   it('gives every staff account and the counselor their cases, with messages, on their home', async () => {
     for (const account of DEMO_ACCOUNTS.filter((a) => !a.flags.includes('patient') && !a.flags.includes('coordinator'))) {
       const data = await gql(account.username, 'query { currentUser { caseMembersByUserIdList { caseId case: caseByCaseId { sentMessagesList { id } } } } }');
@@ -79,7 +89,7 @@ describe('npm run demo', () => {
   });
 
   it('changes nothing when seeded again', async () => {
-    const count = async () => (await t.database.db.pool.query('select (select count(*) from app_public.case_messages) + (select count(*) from app_public.workflow_instances) as n')).rows[0].n;
+    const count = async () => (await t.database.db.pool.query('select (select count(*) from app_public.case_messages) + (select count(*) from app_public.workflow_instances) + (select count(*) from app_public.treatment_assignments) as n')).rows[0].n;
     const before = await count();
     const again = await seedDemo(t.database.db.pool);
     expect(await seedDemoActivity(app(), t.database.db.pool, again)).toEqual([]);

@@ -466,6 +466,12 @@ describe('exclusion by a call', () => {
       expect(rows[0]).toMatchObject({ is_dropout: true, excluded: true, reason_for_exclusion: 'acute suicidality: referred to inpatient care' });
       if (askForPost) expect(keys).toContain('postTask');
       else expect(rows[0].stage).toBe('finished');
+      // The change is in the exclusion record like any other, by the caller, with the reason.
+      const changes = await pool().query('select flag, value, reason, changed_by from app_public.exclusion_changes where case_id = $1 order by flag', [id]);
+      expect(changes.rows).toEqual([
+        { flag: 'excluded', value: true, reason: 'acute suicidality: referred to inpatient care', changed_by: therapist.id },
+        { flag: 'is_dropout', value: true, reason: 'acute suicidality: referred to inpatient care', changed_by: therapist.id },
+      ]);
     }
   }, 60_000);
 });

@@ -86,6 +86,33 @@ describe('exclusion and dropout', () => {
     expect(await openTasks(caseId)).toEqual([{ task_definition_key: 'screeningTask' }]);
   });
 
+  it('the exclusion columns of a case are written only through the exclusion call: a direct update is refused', async () => {
+    const patient = await trialCase();
+    const caseId = patient.caseId!;
+    const before = (await pool().query('select is_dropout, dropout_reason, exclude_from_analysis, reason_for_exclusion, stage from app_public.cases where id = $1', [caseId])).rows[0];
+    for (const [column, field, value] of [
+      ['is_dropout', 'isDropout', true],
+      ['dropout_reason', 'dropoutReason', 'moved away'],
+      ['exclude_from_analysis', 'excludeFromAnalysis', true],
+      ['reason_for_exclusion', 'reasonForExclusion', 'protocol'],
+    ] as const) {
+      // GraphQL: the fields are not in CasePatch at all.
+      const graphql = await t.graphql(`mutation($id: UUID!, $patch: CasePatch!) { updateCaseById(input: { id: $id, casePatch: $patch }) { case { id } } }`, { id: caseId, patch: { [field]: value } }, coordinator.token);
+      expect(graphql.errors?.[0]?.message, field).toMatch(/CasePatch|not defined|field/i);
+      // REST: refused with a 4xx (no update right on the column).
+      const rest = await t.api('PATCH', `/api/cases?id=eq.${caseId}`, { token: coordinator.token, body: { [column]: value } });
+      expect(rest.status, column).toBeGreaterThanOrEqual(400);
+      expect(rest.status, column).toBeLessThan(500);
+    }
+    // The other fields stay editable by coordinators.
+    const title = await t.graphql(`mutation($id: UUID!) { updateCaseById(input: { id: $id, casePatch: { title: "Renamed" } }) { case { title } } }`, { id: caseId }, coordinator.token);
+    expect(title.data.updateCaseById.case.title).toBe('Renamed');
+    const after = (await pool().query('select is_dropout, dropout_reason, exclude_from_analysis, reason_for_exclusion, stage from app_public.cases where id = $1', [caseId])).rows[0];
+    expect(after).toEqual(before);
+    expect((await pool().query('select 1 from app_public.exclusion_changes where case_id = $1', [caseId])).rowCount).toBe(0);
+    expect(await openTasks(caseId)).toEqual([{ task_definition_key: 'screeningTask' }]);
+  });
+
   it('refuses bad input with a 400: unknown flag, no reason, wrong types', async () => {
     const patient = await trialCase();
     expect((await exclusion(patient.caseId!, { flag: 'excluded_for_being_late', value: true, reason: 'x' })).body.error).toBe('unknown_flag');

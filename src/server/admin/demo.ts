@@ -163,6 +163,24 @@ class DemoSession {
   }
 }
 
+/** The demo trial's arms: two treatments in equal parts. */
+export const DEMO_ARMS = ['cbt', 'ipt'] as const;
+
+/**
+ * Configures the trial's allocation as the demo coordinator would on the case list (permuted
+ * blocks of varying size, two arms 1:1, stratified by gender), unless one is configured: an
+ * allocation is set once and never changed.
+ */
+async function ensureAllocation(demo: DemoSession): Promise<void> {
+  const current = (await demo.call('GET', '/api/trial/allocation', 'demo-coordinator')) as { allocation: unknown };
+  if (current.allocation) return;
+  await demo.call('POST', '/api/trial/allocation', 'demo-coordinator', {
+    method: 'blocks',
+    arms: DEMO_ARMS.map((code) => ({ code, ratio: 1 })),
+    factors: ['gender'],
+  });
+}
+
 async function hasTrial(pool: pg.Pool, caseId: string): Promise<boolean> {
   const { rows } = await pool.query(`select 1 from app_public.workflow_instances where case_id = $1 and business_key = 'trial'`, [caseId]);
   return rows.length > 0;
@@ -181,6 +199,7 @@ export async function seedDemoActivity(app: DemoApp, pool: pg.Pool, seeded: read
   const done: string[] = [];
   const patients = seeded.filter((s) => s.flags.includes('patient') && s.caseId && s.created);
   const interviewerId = seeded.find((s) => s.username === 'demo-interviewer')?.id;
+  if (patients.length > 0) await ensureAllocation(demo);
   for (const [index, patient] of patients.entries()) {
     const caseId = patient.caseId!;
     if (await hasTrial(pool, caseId)) continue;
@@ -214,7 +233,8 @@ export async function seedDemoActivity(app: DemoApp, pool: pg.Pool, seeded: read
     if (stage === 'treatment') {
       await demo.submit('demo-interviewer', await demo.openTask(caseId, 'interviewTask', pool), { outcome: { value: 'ptsd', type: 'String' } });
       await app.tick();
-      await demo.submit('demo-coordinator', await demo.openTask(caseId, 'randomizeTask', pool), { treatment: { value: 'A', type: 'String' } });
+      // The arm is drawn from the concealed allocation (ensureAllocation), not chosen.
+      await demo.submit('demo-coordinator', await demo.openTask(caseId, 'randomizeTask', pool), {});
       await app.tick();
       await demo.phq9(patient.username, caseId, 'pre', [3, 2, 2, 3, 1, 2, 2, 1, 1]);
       await demo.message('demo-therapist', caseId, 'Your first session', 'Your treatment starts now. Please answer the questionnaires before treatment first.', { toPatients: true });

@@ -23,6 +23,7 @@ const SPEC_NAMES = [
   'CaseListWithMessageCounts',
   'CaseWithMessages',
   'ShortPagedCases',
+  'PagedCases',
   'DetailedCases',
   'AllMessagesInCase',
   'AvailableInterviewDates',

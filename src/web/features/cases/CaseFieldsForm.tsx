@@ -8,10 +8,18 @@ import { Alert, Checkbox, SelectField, TextArea, TextField } from '../../ui/ui';
 import { StageName } from './labels';
 import { updateCase, type CaseFields } from './api';
 
-/** The form's values: text fields as strings ('' stands for empty), flags as booleans. */
-type FormValues = { [K in keyof CaseFields]: CaseFields[K] extends boolean ? boolean : string };
+/**
+ * The exclusion and dropout fields are not edited here: the database lets only
+ * app_hidden.exclude_case write them (a reason, an audit row, the open tasks ended), which the
+ * trial section of the case offers. The form shows them and links there.
+ */
+type ExclusionKey = 'isDropout' | 'dropoutReason' | 'excludeFromAnalysis' | 'reasonForExclusion';
+type Editable = Omit<CaseFields, ExclusionKey>;
 
-const TEXT_KEYS = ['title', 'description', 'diagnosis', 'emergencyContact', 'dropoutReason', 'reasonForExclusion'] as const;
+/** The form's values: text fields as strings ('' stands for empty), flags as booleans. */
+type FormValues = { [K in keyof Editable]: Editable[K] extends boolean ? boolean : string };
+
+const TEXT_KEYS = ['title', 'description', 'diagnosis', 'emergencyContact'] as const;
 
 function valuesOf(fields: CaseFields): FormValues {
   return {
@@ -20,11 +28,7 @@ function valuesOf(fields: CaseFields): FormValues {
     diagnosis: fields.diagnosis ?? '',
     emergencyContact: fields.emergencyContact ?? '',
     stage: fields.stage,
-    isDropout: fields.isDropout,
-    dropoutReason: fields.dropoutReason ?? '',
     askForPostIfDroppedOut: fields.askForPostIfDroppedOut,
-    excludeFromAnalysis: fields.excludeFromAnalysis,
-    reasonForExclusion: fields.reasonForExclusion ?? '',
   };
 }
 
@@ -62,9 +66,9 @@ export function CaseFieldsForm({ caseId, fields }: { caseId: string; fields: Cas
     setError(null);
     try {
       // The typed values stay in the form whatever happens; only the saved state moves.
-      const stored = valuesOf(await updateCase(caseId, patch));
-      setSaved(stored);
-      setValues(stored);
+      const next = valuesOf(await updateCase(caseId, patch));
+      setSaved(next);
+      setValues(next);
       setDone(true);
     } catch (caught) {
       setError(caught instanceof ApiError ? caught : new ApiError(0, 'unknown', String(caught)));
@@ -90,14 +94,21 @@ export function CaseFieldsForm({ caseId, fields }: { caseId: string; fields: Cas
       <TextArea label={t('cases.fields.emergencyContact')} name="emergencyContact" rows={3} maxLength={2000} value={values.emergencyContact} onChange={(e) => set('emergencyContact', e.target.value)} />
       <fieldset className="form">
         <legend className="legend">{t('cases.dropout')}</legend>
-        <Checkbox label={t('cases.fields.isDropout')} name="isDropout" checked={values.isDropout} onChange={(e) => set('isDropout', e.target.checked)} />
-        <TextArea label={t('cases.fields.dropoutReason')} name="dropoutReason" rows={3} maxLength={2000} value={values.dropoutReason} onChange={(e) => set('dropoutReason', e.target.value)} />
+        <dl className="facts">
+          <Fact label={t('cases.fields.isDropout')} value={fields.isDropout ? t('cases.yes') : t('cases.no')} />
+          <Fact label={t('cases.fields.dropoutReason')} value={fields.dropoutReason} />
+        </dl>
         <Checkbox label={t('cases.fields.askForPostIfDroppedOut')} name="askForPostIfDroppedOut" checked={values.askForPostIfDroppedOut} onChange={(e) => set('askForPostIfDroppedOut', e.target.checked)} />
       </fieldset>
       <fieldset className="form">
         <legend className="legend">{t('cases.exclusion')}</legend>
-        <Checkbox label={t('cases.fields.excludeFromAnalysis')} name="excludeFromAnalysis" checked={values.excludeFromAnalysis} onChange={(e) => set('excludeFromAnalysis', e.target.checked)} />
-        <TextArea label={t('cases.fields.reasonForExclusion')} name="reasonForExclusion" rows={3} maxLength={2000} value={values.reasonForExclusion} onChange={(e) => set('reasonForExclusion', e.target.value)} />
+        <dl className="facts">
+          <Fact label={t('cases.fields.excludeFromAnalysis')} value={fields.excludeFromAnalysis ? t('cases.yes') : t('cases.no')} />
+          <Fact label={t('cases.fields.reasonForExclusion')} value={fields.reasonForExclusion} />
+        </dl>
+        <p className="muted">
+          {t('cases.exclusionElsewhere')} <a href="#case-trial-title">{t('cases.exclusionLink')}</a>
+        </p>
       </fieldset>
       <div className="button-row">
         <button type="submit" className="button" disabled={busy || !dirty}>

@@ -1,6 +1,6 @@
 /**
- * The staff case screens' server calls: spec §7 CaseListWithMessageCounts, ShortPagedCases,
- * CaseWithMessages, the case and membership mutations and the audit log, as typed documents,
+ * The staff case screens' server calls: spec §7 PagedCases (the case list), CaseListWithMessageCounts
+ * and ShortPagedCases (the lighter spec lists, kept for clients that want them), CaseWithMessages, the case and membership mutations and the audit log, as typed documents,
  * with their query keys, query options and what each action refetches.
  */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
@@ -11,6 +11,10 @@ import { MessageFields, PersonFields } from '../messages/api';
 /** Spec §9: 100 cases a page in the message-count list, 200 in the paged lists. */
 export const CASE_LIST_PAGE_SIZE = 100;
 export const PAGED_CASES_PAGE_SIZE = 200;
+
+/** How the list's page is ordered (the server's order is by short id). */
+export const CASE_SORTS = ['shortId', 'newest', 'nextWaitingDate', 'therapistOverdue', 'patientOpen', 'phq9Item9'] as const;
+export type CaseSort = (typeof CASE_SORTS)[number];
 
 export interface CaseListFilter {
   search: string;
@@ -47,20 +51,47 @@ export const ShortPagedCases = graphql(
   [CaseListFields],
 );
 
-export type CaseListItem = ResultOf<typeof CaseListFields>['nodes'][number];
-
 /**
- * One page of cases. "Unassigned only" is a different list on the server (pagedCases with
- * filterUnassigned: no therapist or counselor yet), with its own page size.
+ * The staff case list (/admin/cases): spec §7 PagedCases, with the task stats, the next waiting
+ * date, the treatment, the case's therapists, counselors and interviewers and the latest PHQ-9
+ * item 9. The new-message count and the open risk signals of the old list stay on each row.
  */
+export const PagedCases = graphql(
+  `query PagedCases($filterUnassigned: Boolean = false, $search: String, $stage: String, $first: Int = 200, $offset: Int = 0) {
+    pagedCases(filterUnassigned: $filterUnassigned, search: $search, stage: $stage, first: $first, offset: $offset) {
+      totalCount
+      nodes {
+        id shortId title stage createdAt newMessages searchSimilarity(search: $search) openSafetySignals
+        isDropout excludeFromAnalysis
+        patient { ...PersonFields }
+        myInvolvement { id actsAsTherapist actsAsSupervisor actsAsInterviewer actsAsSupporter actsAsCounselor actsAsPatient }
+        patientTasks: taskSummary(groupName: "patients") { countOfOpen latestDue nextTime }
+        therapistTasks: taskSummary(groupName: "therapists") { countOfOpen countOfOverdue }
+        nextWaitingDate latestPhq9Item9
+        treatmentAssignmentsByCaseIdList(orderBy: ASSIGNED_AT_ASC, first: 1) { id assignedAt treatment }
+        therapistsList(first: 10) { id user: userByUserId { ...PersonFields } }
+        counselorsList(first: 10) { id user: userByUserId { ...PersonFields } }
+        interviewersList(first: 10) { id user: userByUserId { ...PersonFields } }
+      }
+    }
+  }`,
+  [PersonFields],
+);
+
+// Nested lists are bounded (an assignment is final; a care role has a few people), which keeps
+// 200 cases a page well inside the request cost limit (issue 16).
+export type CaseListItem = NonNullable<ResultOf<typeof PagedCases>['pagedCases']>['nodes'][number];
+
+/** One page of cases (spec §9: 200 a page); "unassigned only" is the server's filterUnassigned. */
 export async function loadCaseList(filter: CaseListFilter): Promise<{ totalCount: number; nodes: CaseListItem[]; pageSize: number }> {
-  const variables = { search: filter.search.trim() || null, stage: filter.stage || null, offset: filter.offset };
-  if (filter.unassigned) {
-    const data = await request(ShortPagedCases, { ...variables, filterUnassigned: true });
-    return { totalCount: data.pagedCases?.totalCount ?? 0, nodes: data.pagedCases?.nodes ?? [], pageSize: PAGED_CASES_PAGE_SIZE };
-  }
-  const data = await request(CaseListWithMessageCounts, variables);
-  return { totalCount: data.caseList?.totalCount ?? 0, nodes: data.caseList?.nodes ?? [], pageSize: CASE_LIST_PAGE_SIZE };
+  const data = await request(PagedCases, {
+    search: filter.search.trim() || null,
+    stage: filter.stage || null,
+    filterUnassigned: filter.unassigned,
+    first: PAGED_CASES_PAGE_SIZE,
+    offset: filter.offset,
+  });
+  return { totalCount: data.pagedCases?.totalCount ?? 0, nodes: data.pagedCases?.nodes ?? [], pageSize: PAGED_CASES_PAGE_SIZE };
 }
 
 const CaseFieldsFragment = graphql(`fragment CaseFields on Case {
