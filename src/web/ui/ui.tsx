@@ -133,14 +133,30 @@ export function Checkbox({ label, errors = [], ...input }: CheckboxProps) {
 }
 
 /**
- * A message box. `focusOnShow`: the box takes the focus when it appears (after a failed
- * submit, so keyboard and screen-reader users land on what went wrong).
+ * A message box. `focusOnShow`: the box takes the focus when it appears and again whenever
+ * `focusKey` changes (a new failure of the same form), so after a failed submit keyboard and
+ * screen-reader users land on what went wrong. Without `focusKey` the text is the key.
  */
-export function Alert({ kind, children, title, focusOnShow = false }: { kind: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; title?: string; focusOnShow?: boolean }) {
+export function Alert({
+  kind,
+  children,
+  title,
+  focusOnShow = false,
+  focusKey,
+}: {
+  kind: 'error' | 'success' | 'info' | 'warning';
+  children: ReactNode;
+  title?: string;
+  focusOnShow?: boolean;
+  focusKey?: unknown;
+}) {
   const box = useRef<HTMLDivElement>(null);
+  // A string child keeps its identity across renders; an element child would not, so such
+  // callers pass a focusKey (otherwise every render would pull the focus back here).
+  const trigger = focusKey ?? (typeof children === 'string' ? children : title);
   useEffect(() => {
     if (focusOnShow) box.current?.focus();
-  }, [focusOnShow, children]);
+  }, [focusOnShow, trigger]);
   return (
     <div ref={box} className={`alert alert--${kind}`} role={kind === 'error' ? 'alert' : 'status'} {...(focusOnShow ? { tabIndex: -1 } : {})}>
       {title ? <strong>{title} </strong> : null}

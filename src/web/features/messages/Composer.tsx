@@ -136,7 +136,7 @@ export function Composer({ caseId, involvement, start, onClose, onSaved, onSent,
         {draftId ? t('messages.editDraftTitle') : t('messages.newMessage')}
       </h2>
       {savedNotice && !dirty ? <Alert kind="success">{t('messages.draftSaved')}</Alert> : null}
-      <ErrorAlert error={error} />
+      <ErrorAlert error={error} focusOnShow />
       <form
         className="form"
         noValidate
