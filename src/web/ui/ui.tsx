@@ -133,6 +133,15 @@ export function Checkbox({ label, errors = [], ...input }: CheckboxProps) {
 }
 
 /**
+ * What makes a focusing Alert take the focus again. A string child keeps its identity across
+ * renders; an element child does not, so it never counts (otherwise every render would pull
+ * the focus back): such callers pass a focusKey, e.g. the failure object.
+ */
+export function alertFocusTrigger(focusKey: unknown, children: ReactNode, title: string | undefined): unknown {
+  return focusKey ?? (typeof children === 'string' ? children : title);
+}
+
+/**
  * A message box. `focusOnShow`: the box takes the focus when it appears and again whenever
  * `focusKey` changes (a new failure of the same form), so after a failed submit keyboard and
  * screen-reader users land on what went wrong. Without `focusKey` the text is the key.
@@ -151,9 +160,7 @@ export function Alert({
   focusKey?: unknown;
 }) {
   const box = useRef<HTMLDivElement>(null);
-  // A string child keeps its identity across renders; an element child would not, so such
-  // callers pass a focusKey (otherwise every render would pull the focus back here).
-  const trigger = focusKey ?? (typeof children === 'string' ? children : title);
+  const trigger = alertFocusTrigger(focusKey, children, title);
   useEffect(() => {
     if (focusOnShow) box.current?.focus();
   }, [focusOnShow, trigger]);
