@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/server/admin/accounts';
 import { shortId } from '../../src/domain/short-id';
 import ar from '../../src/web/i18n/ar.json';
+import de from '../../src/web/i18n/de.json';
 import en from '../../src/web/i18n/en.json';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
@@ -240,6 +241,29 @@ describe('drafts and leaving the composer', () => {
     await page.getByRole('button', { name: en.messages.close }).click();
     await dialog.getByRole('button', { name: en.messages.closeAnyway }).click();
     await expect.poll(() => page.getByRole('textbox', { name: en.messages.body, exact: true }).count()).toBe(0);
+    expectNoConsoleErrors();
+  });
+});
+
+describe('the composer at desktop width in German', () => {
+  it('asks before sending and focuses the error summary of a failed send', { timeout: 120_000 }, async () => {
+    const { page } = await pageAs(therapist, 'de', 1280);
+    await open(page, '/conversation');
+    await page.getByRole('button', { name: de.messages.write }).click();
+    await page.getByLabel(de.messages.groups.patients).check();
+    await page.getByRole('textbox', { name: de.messages.body, exact: true }).fill('Bis Donnerstag.');
+    await page.getByRole('button', { name: de.common.send, exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(de.confirmPrompts.sendFinalMessage).waitFor();
+    await screenshot(page, 'conversation-send-final-de-1280');
+    await page.context().setOffline(true);
+    await dialog.getByRole('button', { name: de.common.send, exact: true }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('alert alert--error');
+    await screenshot(page, 'conversation-send-failed-de-1280');
+    await page.context().setOffline(false);
+    await page.getByRole('button', { name: de.common.send, exact: true }).click();
+    await dialog.getByRole('button', { name: de.common.send, exact: true }).click();
+    await page.getByText(de.messages.sentNotice).waitFor();
     expectNoConsoleErrors();
   });
 });

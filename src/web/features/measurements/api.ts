@@ -61,7 +61,17 @@ export const measurementKeys = {
   schedule: () => ['measurements', 'schedule'] as const,
   record: (code: InstrumentCode, caseId: string, time: MeasurementTime) => ['measurements', 'record', code, caseId, time] as const,
   wording: (code: InstrumentCode, locale: string) => ['measurements', 'wording', code, locale] as const,
+  battery: (time: MeasurementTime, caseId: string) => ['measurements', 'battery', time, caseId] as const,
 };
+
+/** The questionnaires due at one time, in the schedule's order, each with the case's record. */
+export async function loadBattery(time: MeasurementTime, caseId: string): Promise<{ code: InstrumentCode; record: StoredRecord }[]> {
+  const codes = [...(await loadSchedule())[time]];
+  const records = await Promise.all(codes.map((code) => loadRecord(code, caseId, time)));
+  return codes.map((code, i) => ({ code, record: records[i] ?? {} }));
+}
+
+export const batteryQuery = (time: MeasurementTime, caseId: string) => queryOptions({ queryKey: measurementKeys.battery(time, caseId), queryFn: () => loadBattery(time, caseId) });
 
 /**
  * The record the questionnaire form starts from. The form fetches it once per opening
