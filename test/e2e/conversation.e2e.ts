@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/server/admin/accounts';
 import { shortId } from '../../src/domain/short-id';
 import ar from '../../src/web/i18n/ar.json';
+import de from '../../src/web/i18n/de.json';
 import en from '../../src/web/i18n/en.json';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
@@ -65,7 +66,8 @@ function badge(page: Page) {
 }
 
 function expectNoConsoleErrors(): void {
-  const errors = opened.flatMap((o) => o.consoleErrors);
+  // The offline step's refused requests are expected; anything else is a failure.
+  const errors = opened.flatMap((o) => o.consoleErrors).filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|Failed to load resource/.test(e));
   expect(errors, JSON.stringify(errors)).toEqual([]);
 }
 
@@ -88,6 +90,11 @@ describe('conversation between a patient and a therapist', () => {
     await expectNoOverflow(p.page, 'composer at 360 px');
     await screenshot(p.page, 'conversation-compose-ar-360');
     await p.page.getByRole('button', { name: ar.common.send, exact: true }).click();
+    // Sending is final (spec §8): it asks first, in Arabic.
+    const sendDialog = p.page.getByRole('dialog');
+    await sendDialog.getByText(ar.confirmPrompts.sendFinalMessage).waitFor();
+    await screenshot(p.page, 'conversation-send-final-ar-360');
+    await sendDialog.getByRole('button', { name: ar.common.send, exact: true }).click();
     await p.page.getByText(ar.messages.sentNotice).waitFor();
     const mine = p.page.locator('.message', { hasText: subject });
     await mine.waitFor();
@@ -124,6 +131,7 @@ describe('conversation between a patient and a therapist', () => {
     await expect.poll(() => th.page.getByLabel(en.messages.subject).inputValue()).toBe(`Re: ${subject}`);
     await th.page.getByRole('textbox', { name: en.messages.body, exact: true }).fill(answer);
     await th.page.getByRole('button', { name: en.common.send, exact: true }).click();
+    await th.page.getByRole('dialog').getByRole('button', { name: en.common.send, exact: true }).click();
     await th.page.getByText(en.messages.sentNotice).waitFor();
 
     // The patient sees the answer as new, and the badge clears once it is read.
@@ -162,17 +170,35 @@ describe('drafts and leaving the composer', () => {
     const { page } = await pageAs(therapist, 'en', 390);
     await open(page, '/conversation');
     await page.getByRole('button', { name: en.messages.write }).click();
+    await page.getByLabel(en.messages.groups.patients).check();
     await page.getByLabel(en.messages.subject).fill('Plan for next week');
     await page.getByRole('textbox', { name: en.messages.body, exact: true }).fill('A first idea, to finish later.');
     await page.getByRole('button', { name: en.messages.saveDraft }).click();
     await page.getByText(en.messages.draftSaved).waitFor();
-    await page.getByRole('button', { name: en.messages.close }).click();
     const draft = page.locator('.message--draft', { hasText: 'Plan for next week' });
     await draft.waitFor();
 
+    // Sending the stored draft while its open copy has unsaved edits says "save first".
+    await page.getByRole('textbox', { name: en.messages.body, exact: true }).fill('A first idea, changed.');
+    await draft.getByRole('button', { name: new RegExp(`^${en.common.send}`) }).click();
+    const hint = page.getByText(en.confirmPrompts.saveFirst);
+    await hint.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(en.confirmPrompts.saveFirst);
+    await page.getByRole('button', { name: en.messages.saveDraft }).click();
+    await page.getByText(en.messages.draftSaved).waitFor();
+    await expect.poll(() => hint.count()).toBe(0);
+    await page.getByRole('button', { name: en.messages.close }).click();
+
+    // Sending a draft asks first (spec §8 "send final"); "cancel" keeps it a draft.
+    await draft.getByRole('button', { name: new RegExp(`^${en.common.send}`) }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(en.confirmPrompts.sendFinalTitle).waitFor();
+    await dialog.getByText(en.confirmPrompts.sendFinalMessage).waitFor();
+    await dialog.getByRole('button', { name: en.common.cancel }).click();
+    await expect.poll(() => draft.count()).toBe(1);
+
     // Deleting asks; cancelling keeps the draft, confirming removes it.
     await draft.getByRole('button', { name: new RegExp(`^${en.messages.deleteDraft}`) }).click();
-    const dialog = page.getByRole('dialog');
     await dialog.getByText(en.confirmPrompts.deleteDraftTitle).waitFor();
     await dialog.getByText(en.confirmPrompts.deleteDraftMessage).waitFor();
     await dialog.getByRole('button', { name: en.common.cancel }).click();
@@ -195,6 +221,15 @@ describe('drafts and leaving the composer', () => {
     await page.getByText(en.fieldErrors.message_recipients_required).waitFor();
     await expect.poll(() => page.getByRole('textbox', { name: en.messages.body, exact: true }).inputValue()).toBe('Unfinished thought');
 
+    // A send that fails (offline) moves the focus to the error summary; the text stays.
+    await page.getByLabel(en.messages.groups.patients).check();
+    await page.context().setOffline(true);
+    await page.getByRole('button', { name: en.common.send, exact: true }).click();
+    await dialog.getByRole('button', { name: en.common.send, exact: true }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('alert alert--error');
+    await page.context().setOffline(false);
+    await expect.poll(() => page.getByRole('textbox', { name: en.messages.body, exact: true }).inputValue()).toBe('Unfinished thought');
+
     // Leaving for another page asks "discard changes"; staying keeps the text.
     await openMenu(page, en.shell.menu);
     await page.getByRole('link', { name: en.nav.home, exact: true }).click();
@@ -205,6 +240,29 @@ describe('drafts and leaving the composer', () => {
     await page.getByRole('button', { name: en.messages.close }).click();
     await dialog.getByRole('button', { name: en.messages.closeAnyway }).click();
     await expect.poll(() => page.getByRole('textbox', { name: en.messages.body, exact: true }).count()).toBe(0);
+    expectNoConsoleErrors();
+  });
+});
+
+describe('the composer at desktop width in German', () => {
+  it('asks before sending and focuses the error summary of a failed send', { timeout: 120_000 }, async () => {
+    const { page } = await pageAs(therapist, 'de', 1280);
+    await open(page, '/conversation');
+    await page.getByRole('button', { name: de.messages.write }).click();
+    await page.getByLabel(de.messages.groups.patients).check();
+    await page.getByRole('textbox', { name: de.messages.body, exact: true }).fill('Bis Donnerstag.');
+    await page.getByRole('button', { name: de.common.send, exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(de.confirmPrompts.sendFinalMessage).waitFor();
+    await screenshot(page, 'conversation-send-final-de-1280');
+    await page.context().setOffline(true);
+    await dialog.getByRole('button', { name: de.common.send, exact: true }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('alert alert--error');
+    await screenshot(page, 'conversation-send-failed-de-1280');
+    await page.context().setOffline(false);
+    await page.getByRole('button', { name: de.common.send, exact: true }).click();
+    await dialog.getByRole('button', { name: de.common.send, exact: true }).click();
+    await page.getByText(de.messages.sentNotice).waitFor();
     expectNoConsoleErrors();
   });
 });

@@ -244,9 +244,17 @@ describe('screening on a phone in Arabic', () => {
     await missing.waitFor();
     await missing.getByRole('button', { name: 'فقدان شخص مقرب' }).click();
     expect(await currentItem(page)).toBe('loss');
+    // Answered offline: the submit cannot reach the server, says so, and the focus moves to
+    // that notice (the error summary of this form); back online the same submit goes through.
+    await watched.context.setOffline(true);
     await answerCurrent(page, 'loss', { loss: 'no' });
     await next(page, 'loss', ar.measurements.toReview);
     await page.locator('#review-heading').waitFor();
+    await page.getByRole('button', { name: ar.measurements.submit }).click();
+    await page.getByText(ar.measurements.submitOffline).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(ar.measurements.submitOffline);
+    await watched.context.setOffline(false);
+    await page.getByText(ar.measurements.saveState.saved).waitFor();
     await page.getByRole('button', { name: ar.measurements.submit }).click();
 
     // The next questionnaire opens by itself; answered through to its end.

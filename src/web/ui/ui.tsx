@@ -133,14 +133,37 @@ export function Checkbox({ label, errors = [], ...input }: CheckboxProps) {
 }
 
 /**
- * A message box. `focusOnShow`: the box takes the focus when it appears (after a failed
- * submit, so keyboard and screen-reader users land on what went wrong).
+ * What makes a focusing Alert take the focus again. A string child keeps its identity across
+ * renders; an element child does not, so it never counts (otherwise every render would pull
+ * the focus back): such callers pass a focusKey, e.g. the failure object.
  */
-export function Alert({ kind, children, title, focusOnShow = false }: { kind: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; title?: string; focusOnShow?: boolean }) {
+export function alertFocusTrigger(focusKey: unknown, children: ReactNode, title: string | undefined): unknown {
+  return focusKey ?? (typeof children === 'string' ? children : title);
+}
+
+/**
+ * A message box. `focusOnShow`: the box takes the focus when it appears and again whenever
+ * `focusKey` changes (a new failure of the same form), so after a failed submit keyboard and
+ * screen-reader users land on what went wrong. Without `focusKey` the text is the key.
+ */
+export function Alert({
+  kind,
+  children,
+  title,
+  focusOnShow = false,
+  focusKey,
+}: {
+  kind: 'error' | 'success' | 'info' | 'warning';
+  children: ReactNode;
+  title?: string;
+  focusOnShow?: boolean;
+  focusKey?: unknown;
+}) {
   const box = useRef<HTMLDivElement>(null);
+  const trigger = alertFocusTrigger(focusKey, children, title);
   useEffect(() => {
     if (focusOnShow) box.current?.focus();
-  }, [focusOnShow, children]);
+  }, [focusOnShow, trigger]);
   return (
     <div ref={box} className={`alert alert--${kind}`} role={kind === 'error' ? 'alert' : 'status'} {...(focusOnShow ? { tabIndex: -1 } : {})}>
       {title ? <strong>{title} </strong> : null}

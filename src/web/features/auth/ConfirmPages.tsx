@@ -2,20 +2,20 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { addFieldErrors, passwordProblems, type FieldErrors } from '../../../domain/accounts';
-import { api } from '../../api/client';
 import { Alert, Page, Spinner, TextField } from '../../ui/ui';
 import { ErrorMessage } from './ErrorMessage';
+import { confirmPasswordReset, confirmToken, requestByEmail, type EmailRequestPath, type TokenPath } from './api';
 import { useSubmit } from './useSubmit';
 
 /**
  * A mailed link's landing page: sends the token once (in JavaScript, so mail scanners that
  * fetch links do not use it up) and says what happened.
  */
-function TokenConfirmation({ title, path, success, retry }: { title: string; path: string; success: string; retry: { to: string; label: string } }) {
+function TokenConfirmation({ title, path, success, retry }: { title: string; path: TokenPath; success: string; retry: { to: string; label: string } }) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const send = useCallback(() => api('POST', path, { anonymous: true, body: { token } }), [path, token]);
+  const send = useCallback(() => confirmToken(path, token), [path, token]);
   const { busy, error, result, submit } = useSubmit(send);
   const sent = useRef(false);
   useEffect(() => {
@@ -72,7 +72,7 @@ export function ConfirmResetPage() {
   const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
-  const send = useCallback(() => api('POST', '/api/auth/password-reset/confirm', { anonymous: true, body: { token, password } }), [token, password]);
+  const send = useCallback(() => confirmPasswordReset(token, password), [token, password]);
   const { busy, error, fields, result, submit } = useSubmit(send);
 
   const onSubmit = (event: FormEvent) => {
@@ -111,10 +111,10 @@ export function ConfirmResetPage() {
 }
 
 /** Shared by "resend confirmation" and "forgot password": one address, one neutral answer. */
-function EmailRequestPage({ title, intro, path, done }: { title: string; intro: string; path: string; done: string }) {
+function EmailRequestPage({ title, intro, path, done }: { title: string; intro: string; path: EmailRequestPath; done: string }) {
   const { t } = useTranslation();
   const [email, setEmail] = useState('');
-  const send = useCallback(() => api('POST', path, { anonymous: true, body: { email: email.trim() } }), [path, email]);
+  const send = useCallback(() => requestByEmail(path, email.trim()), [path, email]);
   const { busy, error, fields, result, submit } = useSubmit(send);
   return (
     <Page title={title} width="narrow">

@@ -2,7 +2,6 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addFieldErrors, emailProblems, passwordProblems, type FieldErrors } from '../../../domain/accounts';
 import { formatDateTime } from '../../../domain/format';
-import { api } from '../../api/client';
 import { changeLocale, currentLocale, supportedLocales } from '../../i18n/i18n';
 import type { Profile } from '../../session/profile';
 import { useSession } from '../../session/session';
@@ -10,6 +9,7 @@ import { useDiscardPrompt } from '../../ui/useDiscardPrompt';
 import { Alert, Page, SelectField, TextField } from '../../ui/ui';
 import { ErrorMessage } from './ErrorMessage';
 import { timeZoneOptions } from './timezones';
+import { changePassword, requestEmailChange, updateProfile } from './api';
 import { useSubmit } from './useSubmit';
 
 const NATIVE_NAMES: Record<string, string> = { ar: 'العربية', de: 'Deutsch', en: 'English' };
@@ -36,9 +36,7 @@ function DetailsForm({ user }: { user: Profile }) {
   const set = (key: keyof Details, value: string) => setDraft((d) => ({ ...d, [key]: value }));
 
   const save = useCallback(async () => {
-    const profile = await api<Profile>('PATCH', '/api/auth/users/me', {
-      body: { alias: draft.alias.trim() || null, phone: draft.phone.trim() || null, gender: draft.gender || null, locale: draft.locale, timeZone: draft.timeZone },
-    });
+    const profile = await updateProfile({ alias: draft.alias.trim() || null, phone: draft.phone.trim() || null, gender: draft.gender || null, locale: draft.locale, timeZone: draft.timeZone });
     session.setUser(profile);
     if (profile.locale !== currentLocale()) await changeLocale(profile.locale);
     return profile;
@@ -104,7 +102,7 @@ function EmailForm({ user }: { user: Profile }) {
   const { t } = useTranslation();
   const [newEmail, setNewEmail] = useState('');
   const [password, setPassword] = useState('');
-  const send = useCallback(() => api('POST', '/api/auth/email-change', { body: { newEmail: newEmail.trim(), password } }), [newEmail, password]);
+  const send = useCallback(() => requestEmailChange(newEmail.trim(), password), [newEmail, password]);
   const { busy, error, fields, result, submit } = useSubmit(send);
   return (
     <section className="card" aria-labelledby="profile-email">
@@ -139,7 +137,7 @@ function PasswordForm() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
-  const send = useCallback(() => api('PUT', '/api/auth/password', { body: { currentPassword: current, newPassword: next } }), [current, next]);
+  const send = useCallback(() => changePassword(current, next), [current, next]);
   const { busy, error, fields, result, submit } = useSubmit(send);
   return (
     <section className="card" aria-labelledby="profile-password">

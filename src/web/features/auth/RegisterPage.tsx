@@ -2,11 +2,11 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { addFieldErrors, emailProblems, passwordProblems, usernameProblems, type FieldErrors } from '../../../domain/accounts';
-import { api } from '../../api/client';
 import { currentLocale } from '../../i18n/i18n';
 import { Alert, Checkbox, Page, SelectField, TextField } from '../../ui/ui';
 import { ErrorMessage } from './ErrorMessage';
 import { browserTimeZone, timeZoneOptions } from './timezones';
+import { register } from './api';
 import { useSubmit } from './useSubmit';
 
 interface Draft {
@@ -64,26 +64,21 @@ export function RegisterPage({ counseling = false }: { counseling?: boolean }) {
 
   const send = useCallback(
     () =>
-      api<{ status: string }>('POST', '/api/auth/users/register', {
-        anonymous: true,
-        body: {
-          user: {
-            username: draft.username.trim(),
-            email: draft.email.trim(),
-            password: draft.password,
-            ...(draft.alias.trim() ? { alias: draft.alias.trim() } : {}),
-            ...(draft.gender ? { gender: draft.gender } : {}),
-            ...(draft.phone.trim() ? { phone: draft.phone.trim() } : {}),
-            locale: currentLocale(),
-            timeZone: draft.timeZone,
-            agreedToTerms: draft.agreedToTerms,
-            agreedToPrivacyPolicy: draft.agreedToPrivacyPolicy,
-            confirmedAdult: draft.confirmedAdult,
-            agreedToResearchUse: draft.agreedToResearchUse,
-            agreedToBeContacted: draft.agreedToBeContacted,
-            counseling,
-          },
-        },
+      register({
+        username: draft.username.trim(),
+        email: draft.email.trim(),
+        password: draft.password,
+        ...(draft.alias.trim() ? { alias: draft.alias.trim() } : {}),
+        ...(draft.gender ? { gender: draft.gender } : {}),
+        ...(draft.phone.trim() ? { phone: draft.phone.trim() } : {}),
+        locale: currentLocale(),
+        timeZone: draft.timeZone,
+        agreedToTerms: draft.agreedToTerms,
+        agreedToPrivacyPolicy: draft.agreedToPrivacyPolicy,
+        confirmedAdult: draft.confirmedAdult,
+        agreedToResearchUse: draft.agreedToResearchUse,
+        agreedToBeContacted: draft.agreedToBeContacted,
+        counseling,
       }),
     [draft, counseling],
   );

@@ -1,39 +1,33 @@
+import { useMutation } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type { FieldErrors } from '../../../domain/accounts';
-import { ApiError } from '../../api/client';
+import { asApiError } from '../../api/query';
 
 /**
- * Form submission state shared by the account screens: busy while the request runs, the
- * server's field errors by field, and a general error for everything else.
+ * Form submission state shared by the account screens, on the query layer's `useMutation`:
+ * busy while the request runs, the server's field errors by field (or the form's own checks,
+ * which spare the round trip), and a general error for everything else.
  */
 export function useSubmit<T>(action: () => Promise<T>) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [fields, setFields] = useState<FieldErrors>({});
-  const [result, setResult] = useState<T | null>(null);
+  const [clientFields, setClientFields] = useState<FieldErrors | null>(null);
+  const mutation = useMutation({ mutationFn: action });
+  const { mutateAsync, reset } = mutation;
 
   const submit = useCallback(
     async (clientErrors: FieldErrors = {}) => {
       if (Object.keys(clientErrors).length > 0) {
-        setFields(clientErrors);
-        setError(null);
+        reset();
+        setClientFields(clientErrors);
         return;
       }
-      setBusy(true);
-      setError(null);
-      setFields({});
-      try {
-        setResult(await action());
-      } catch (caught) {
-        const apiError = caught instanceof ApiError ? caught : new ApiError(0, 'unknown', String(caught));
-        setError(apiError);
-        setFields(apiError.fields);
-      } finally {
-        setBusy(false);
-      }
+      setClientFields(null);
+      // The outcome is read from the mutation's state; nothing is thrown past the form.
+      await mutateAsync().catch(() => undefined);
     },
-    [action],
+    [mutateAsync, reset],
   );
 
-  return { busy, error, fields, result, submit, setFields };
+  const error = mutation.error ? asApiError(mutation.error) : null;
+  const fields = clientFields ?? error?.fields ?? {};
+  return { busy: mutation.isPending, error, fields, result: mutation.data ?? null, submit, setFields: setClientFields };
 }

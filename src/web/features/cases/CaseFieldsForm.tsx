@@ -80,7 +80,7 @@ export function CaseFieldsForm({ caseId, fields }: { caseId: string; fields: Cas
   return (
     <form className="form" onSubmit={(e) => void save(e)} noValidate>
       {done && !dirty ? <Alert kind="success">{t('cases.saved')}</Alert> : null}
-      <ErrorAlert error={error} />
+      <ErrorAlert error={error} focusOnShow />
       <TextField label={t('cases.fields.title')} name="title" dir="auto" maxLength={200} value={values.title} onChange={(e) => set('title', e.target.value)} />
       <SelectField
         label={t('cases.stage')}

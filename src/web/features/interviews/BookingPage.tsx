@@ -98,7 +98,7 @@ function CaseBookingView({ caseId }: { caseId: string }) {
       <ZoneNote timeZone={timeZone} />
       <div aria-live="polite">
         {done ? <Alert kind="success">{done}</Alert> : null}
-        <ErrorAlert error={error} />
+        <ErrorAlert error={error} focusOnShow />
       </div>
       <ErrorAlert error={bookings.error ?? dates.error} />
       {bookings.loading && !bookings.data ? <Spinner /> : null}

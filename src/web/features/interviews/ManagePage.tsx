@@ -105,7 +105,7 @@ export function ManagePage() {
       />
       <div aria-live="polite">
         {done ? <Alert kind="success">{done}</Alert> : null}
-        <ErrorAlert error={error} />
+        <ErrorAlert error={error} focusOnShow />
       </div>
       {editing && editedOffer ? (
         <EditPanel

@@ -5,17 +5,17 @@
  * After each screening questionnaire the profile is read again: the server may have excluded
  * the patient, who then sees a kind explanation instead of more questions.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { INSTRUMENTS, isInstrumentCode, wordingFor, type InstrumentCode } from '../../../domain/instruments';
 import type { Locale } from '../../../domain/locales';
 import { recordStatus, type MeasurementTime, type RecordStatus } from '../../../domain/measurements';
 import { routeById } from '../../../domain/routes';
-import { ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
 import { Alert, Page, Spinner } from '../../ui/ui';
-import { loadRecord, loadSchedule } from './api';
+import { batteryQuery } from './api';
 import { ExcludedNotice, NoPatientCase, SignInPrompt } from './notices';
 import { QuestionnaireForm } from './QuestionnaireForm';
 import './measurements.css';
@@ -36,34 +36,22 @@ export function measurementPath(time: MeasurementTime, code?: InstrumentCode): s
 
 type Statuses = Partial<Record<InstrumentCode, RecordStatus>>;
 
-/** The battery and where the patient stands with each questionnaire. */
-function useBattery(time: MeasurementTime, caseId: string | null) {
-  const [battery, setBattery] = useState<InstrumentCode[] | null>(null);
-  const [statuses, setStatuses] = useState<Statuses | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    if (!caseId) return;
-    let stale = false;
-    setError(null);
-    loadSchedule()
-      .then(async (schedule) => {
-        const codes = [...schedule[time]];
-        const records = await Promise.all(codes.map((code) => loadRecord(code, caseId, time)));
-        if (stale) return;
-        setBattery(codes);
-        setStatuses(Object.fromEntries(codes.map((code, i) => [code, recordStatus(INSTRUMENTS[code], records[i])])));
-      })
-      .catch((caught: unknown) => {
-        if (!stale) setError(caught instanceof ApiError ? caught : new ApiError(0, 'network', String(caught)));
-      });
-    return () => {
-      stale = true;
-    };
-  }, [time, caseId, attempt]);
-  const markComplete = useCallback((code: InstrumentCode) => setStatuses((s) => ({ ...s, [code]: 'complete' })), []);
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  return { battery, statuses, error, markComplete, retry };
+/**
+ * The battery and where the patient stands with each questionnaire: read through the query
+ * layer when the page opens; a questionnaire finished here counts as complete at once.
+ */
+function useBattery(time: MeasurementTime, caseId: string) {
+  const query = useQuery(batteryQuery(time, caseId));
+  const [finished, setFinished] = useState<InstrumentCode[]>([]);
+  const battery = useMemo(() => query.data?.map((entry) => entry.code) ?? null, [query.data]);
+  const statuses = useMemo<Statuses | null>(
+    () => (query.data ? Object.fromEntries(query.data.map(({ code, record }) => [code, finished.includes(code) ? 'complete' : recordStatus(INSTRUMENTS[code], record)])) : null),
+    [query.data, finished],
+  );
+  const markComplete = useCallback((code: InstrumentCode) => setFinished((done) => [...done, code]), []);
+  const { refetch } = query;
+  const retry = useCallback(() => void refetch(), [refetch]);
+  return { battery, statuses, error: query.error, markComplete, retry };
 }
 
 export function MeasurementPage({ time }: { time: MeasurementTime }) {

@@ -208,7 +208,7 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
         </dl>
         <SafetyAnswerPanel definition={definition} answers={answers} caseId={caseId} />
         {state.rejected ? <Alert kind="error">{t('measurements.rejected')}</Alert> : null}
-        {submitFailed ? <Alert kind="warning">{t('measurements.submitOffline')}</Alert> : null}
+        {submitFailed ? <Alert kind="warning" focusOnShow>{t('measurements.submitOffline')}</Alert> : null}
         <SaveStatus state={state} />
         <div className="button-row">
           <button type="button" className="button" onClick={() => void submit()} disabled={submitting}>

@@ -59,7 +59,31 @@ export const measurementKeys = {
   all: ['measurements'] as const,
   records: (code: InstrumentCode, caseId: string) => ['measurements', 'records', code, caseId] as const,
   schedule: () => ['measurements', 'schedule'] as const,
+  record: (code: InstrumentCode, caseId: string, time: MeasurementTime) => ['measurements', 'record', code, caseId, time] as const,
+  wording: (code: InstrumentCode, locale: string) => ['measurements', 'wording', code, locale] as const,
+  battery: (time: MeasurementTime, caseId: string) => ['measurements', 'battery', time, caseId] as const,
 };
+
+/** The questionnaires due at one time, in the schedule's order, each with the case's record. */
+export async function loadBattery(time: MeasurementTime, caseId: string): Promise<{ code: InstrumentCode; record: StoredRecord }[]> {
+  const codes = [...(await loadSchedule())[time]];
+  const records = await Promise.all(codes.map((code) => loadRecord(code, caseId, time)));
+  return codes.map((code, i) => ({ code, record: records[i] ?? {} }));
+}
+
+export const batteryQuery = (time: MeasurementTime, caseId: string) => queryOptions({ queryKey: measurementKeys.battery(time, caseId), queryFn: () => loadBattery(time, caseId) });
+
+/**
+ * The record the questionnaire form starts from. The form fetches it once per opening
+ * (`fetchQuery`, always fresh) and then owns the answers: merged with this device's unsent
+ * answers and saved through the outbox, so no background refetch may overwrite them.
+ */
+export const recordQuery = (code: InstrumentCode, caseId: string, time: MeasurementTime) =>
+  queryOptions({ queryKey: measurementKeys.record(code, caseId, time), queryFn: () => loadRecord(code, caseId, time), staleTime: 0 });
+
+/** A trial's installed wording: fixed while the server runs, so read once per page load. */
+export const wordingQuery = (code: InstrumentCode, locale: string) =>
+  queryOptions({ queryKey: measurementKeys.wording(code, locale), queryFn: () => loadWording(code, locale), staleTime: Infinity });
 
 export const scheduleQuery = () => queryOptions({ queryKey: measurementKeys.schedule(), queryFn: loadSchedule, staleTime: Infinity });
 export const recordsByTimeQuery = (code: InstrumentCode, caseId: string) =>

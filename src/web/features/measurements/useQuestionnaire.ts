@@ -3,7 +3,8 @@
  * device has not sent yet, and saved answer by answer through the outbox. Coming back online
  * sends what waited at once.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnswerValue, Answers, InstrumentCode, InstrumentDefinition } from '../../../domain/instruments';
 import { INSTRUMENTS } from '../../../domain/instruments';
 import type { MeasurementTime } from '../../../domain/measurements';
@@ -11,7 +12,7 @@ import { applyAnswer, mergeAnswers, wordingFromTemplates } from '../../../domain
 import type { WordingLookup } from '../../../domain/instruments';
 import type { Locale } from '../../../domain/locales';
 import { ApiError } from '../../api/client';
-import { loadRecord, loadWording, saveAnswers } from './api';
+import { recordQuery, saveAnswers, wordingQuery } from './api';
 import { AnswerOutbox, outboxKey, type OutboxState } from './outbox';
 
 export interface QuestionnaireState {
@@ -34,13 +35,13 @@ const TYPING_DELAY_MS = 800;
 export function useQuestionnaire(code: InstrumentCode, time: MeasurementTime, caseId: string, userId: string, locale: Locale): QuestionnaireState {
   const definition = INSTRUMENTS[code];
   const [answers, setAnswers] = useState<Answers | null>(null);
-  const [wording, setWording] = useState<WordingLookup | undefined>(undefined);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [saveState, setSaveState] = useState<OutboxState>('saved');
   const [rejected, setRejected] = useState<ApiError | null>(null);
   const [attempt, setAttempt] = useState(0);
   const outbox = useRef<AnswerOutbox | null>(null);
   const current = useRef<Answers>({});
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     const box = new AnswerOutbox({
@@ -55,7 +56,7 @@ export function useQuestionnaire(code: InstrumentCode, time: MeasurementTime, ca
     setAnswers(null);
     setLoadError(null);
     setRejected(null);
-    loadRecord(code, caseId, time).then(
+    queryClient.fetchQuery(recordQuery(code, caseId, time)).then(
       (record) => {
         if (stale) return;
         const merged = mergeAnswers(definition, record, box.pending());
@@ -74,17 +75,13 @@ export function useQuestionnaire(code: InstrumentCode, time: MeasurementTime, ca
       window.removeEventListener('online', online);
       box.dispose();
     };
-  }, [code, caseId, time, userId, definition, attempt]);
+  }, [code, caseId, time, userId, definition, attempt, queryClient]);
 
-  useEffect(() => {
-    let stale = false;
-    void loadWording(code, locale).then((texts) => {
-      if (!stale) setWording(Object.keys(texts).length > 0 ? wordingFromTemplates(definition, locale, texts) : undefined);
-    });
-    return () => {
-      stale = true;
-    };
-  }, [code, locale, definition]);
+  const texts = useQuery(wordingQuery(code, locale)).data;
+  const wording = useMemo<WordingLookup | undefined>(
+    () => (texts && Object.keys(texts).length > 0 ? wordingFromTemplates(definition, locale, texts) : undefined),
+    [texts, definition, locale],
+  );
 
   const answer = useCallback(
     (itemId: string, value: AnswerValue | null | undefined, options: { typing?: boolean } = {}) => {

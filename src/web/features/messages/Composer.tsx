@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { FieldError, FieldErrors } from '../../../domain/accounts';
 import { addressableGroups, flagsFor, type Involvement, type RecipientGroup } from '../../../domain/messages';
 import { ApiError } from '../../api/client';
@@ -8,6 +9,11 @@ import { ErrorAlert } from '../../ui/ErrorAlert';
 import { useDiscardPrompt } from '../../ui/useDiscardPrompt';
 import { Alert, Checkbox, TextArea, TextField, useFieldErrorText } from '../../ui/ui';
 import { createMessage, updateMessage } from './api';
+
+/** Sending makes a message final: ask first (spec §8 "send final"). */
+export function confirmSendFinal(confirm: ReturnType<typeof useConfirm>, t: TFunction): Promise<boolean> {
+  return confirm({ title: t('confirmPrompts.sendFinalTitle'), message: t('confirmPrompts.sendFinalMessage'), confirmLabel: t('common.send') });
+}
 
 /** What the composer starts from: a new message, an answer, or one of my drafts. */
 export interface ComposerStart {
@@ -22,8 +28,8 @@ interface ComposerProps {
   involvement: Involvement;
   start: ComposerStart;
   onClose(): void;
-  /** A draft was stored; the lists should show it. */
-  onSaved(): void;
+  /** A draft was stored (its id); the lists should show it. */
+  onSaved(draftId: string): void;
   onSent(): void;
   onDirtyChange(dirty: boolean): void;
 }
@@ -100,13 +106,17 @@ export function Composer({ caseId, involvement, start, onClose, onSaved, onSent,
     setFields(problems);
     setSavedNotice(false);
     if (Object.keys(problems).length > 0) return;
+    // A sent message is part of the case record and can no longer be changed (spec §8).
+    if (send && !(await confirmSendFinal(confirm, t))) return;
     setBusy(true);
     setError(null);
     const message = { subject: subject.trim() || null, body, ...flagsFor(groups) };
     try {
+      let savedId = draftId;
       if (draftId) await updateMessage(draftId, message, send);
       else {
         const created = await createMessage(caseId, message, send);
+        savedId = created.id;
         if (!send) setDraftId(created.id);
       }
       if (send) {
@@ -114,9 +124,9 @@ export function Composer({ caseId, involvement, start, onClose, onSaved, onSent,
         onSent();
         return;
       }
-      setBaseline({ draftId, subject, body, groups });
+      setBaseline({ draftId: savedId, subject, body, groups });
       setSavedNotice(true);
-      onSaved();
+      if (savedId) onSaved(savedId);
     } catch (caught) {
       setError(toApiError(caught));
     } finally {
@@ -136,7 +146,7 @@ export function Composer({ caseId, involvement, start, onClose, onSaved, onSent,
         {draftId ? t('messages.editDraftTitle') : t('messages.newMessage')}
       </h2>
       {savedNotice && !dirty ? <Alert kind="success">{t('messages.draftSaved')}</Alert> : null}
-      <ErrorAlert error={error} />
+      <ErrorAlert error={error} focusOnShow />
       <form
         className="form"
         noValidate

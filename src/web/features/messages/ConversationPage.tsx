@@ -15,7 +15,7 @@ import { useSession } from '../../session/session';
 import { useConfirm } from '../../ui/confirm';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Page, SelectField, Spinner } from '../../ui/ui';
-import { Composer, type ComposerStart } from './Composer';
+import { Composer, confirmSendFinal, type ComposerStart } from './Composer';
 import { DraftItem } from './DraftItem';
 import { MessageItem } from './MessageItem';
 import { personName } from './names';
@@ -71,13 +71,18 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
   const [composer, setComposer] = useState<(ComposerStart & { key: number }) | null>(null);
   const [composerDirty, setComposerDirty] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  /** Counts "send" clicks on a draft whose open copy is unsaved: each shows and focuses the hint. */
+  const [saveFirst, setSaveFirst] = useState(0);
   const nextKey = useRef(1);
   const writeButton = useRef<HTMLButtonElement>(null);
   const reload = useCallback(() => refetchAfterMessageAction(queryClient, caseId), [queryClient, caseId]);
   /** Runs an action on the lists: one at a time, errors shown, the lists refetched after. */
   const action = useMutation({
     mutationFn: ({ run }: { id: string; run: () => Promise<unknown>; success?: string }) => run(),
-    onMutate: () => setNotice(null),
+    onMutate: () => {
+      setNotice(null);
+      setSaveFirst(0);
+    },
     onSuccess: (_result, { success }) => {
       if (success) setNotice(success);
     },
@@ -89,6 +94,7 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
   const trackDirty = useCallback(
     (dirty: boolean) => {
       setComposerDirty(dirty);
+      if (!dirty) setSaveFirst(0);
       onDirtyChange(dirty);
     },
     [onDirtyChange],
@@ -147,9 +153,16 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
 
   const editDraft = (draft: CaseMessage) => void openComposer({ draftId: draft.id, subject: draft.subject ?? '', body: draft.body, groups: addressedGroups(draft) });
 
-  const sendDraft = (draft: CaseMessage) => {
+  const sendDraft = async (draft: CaseMessage) => {
+    // Sending the stored draft while its open copy has unsaved edits would send the old text.
+    if (composer?.draftId === draft.id && composerDirty) {
+      setSaveFirst((n) => n + 1);
+      return;
+    }
     // A draft without recipients cannot be sent; the composer says so and lets them choose.
     if (addressedGroups(draft).length === 0) return editDraft(draft);
+    if (!(await confirmSendFinal(confirm, t))) return;
+    if (composer?.draftId === draft.id) setComposer(null);
     void act(draft.id, () => updateMessage(draft.id, {}, true), t('messages.sentNotice'));
   };
 
@@ -165,6 +178,11 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
       <p className="muted">{t('messages.caseLine', { shortId: data.shortId })}</p>
       {involvement ? null : <Alert kind="info">{t('messages.notMember')}</Alert>}
       {notice ? <Alert kind="success">{notice}</Alert> : null}
+      {saveFirst > 0 && composerDirty ? (
+        <Alert kind="warning" focusOnShow focusKey={saveFirst}>
+          {t('confirmPrompts.saveFirst')}
+        </Alert>
+      ) : null}
       <ErrorAlert error={action.error ?? loadError} />
       {involvement && !composer ? (
         <div className="button-row toolbar">
@@ -185,7 +203,11 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
           involvement={involvement}
           start={composer}
           onClose={closeComposer}
-          onSaved={() => void reload()}
+          onSaved={(draftId) => {
+            // The composer now edits this stored draft (a new one has just got its id).
+            setComposer((open) => (open ? { ...open, draftId } : open));
+            void reload();
+          }}
           onSent={() => {
             closeComposer();
             setNotice(t('messages.sentNotice'));
@@ -205,7 +227,7 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
                 timeZone={timeZone}
                 busy={busyId !== null}
                 onEdit={() => editDraft(draft)}
-                onSend={() => sendDraft(draft)}
+                onSend={() => void sendDraft(draft)}
                 onDelete={() => void deleteDraft(draft)}
               />
             ))}

@@ -271,7 +271,7 @@ export function ReportForm({
             </Alert>
           </div>
         ) : null}
-        {error ? <Alert kind="error">{error}</Alert> : null}
+        {error ? <Alert kind="error" focusOnShow>{error}</Alert> : null}
         {report.rejected ? (
           <Alert kind="error">{report.rejected.message}</Alert>
         ) : null}
@@ -377,7 +377,7 @@ function FinalReport({
           onChange={(e) => setReason(e.target.value)}
         />
       </div>
-      {error ? <Alert kind="error">{error}</Alert> : null}
+      {error ? <Alert kind="error" focusOnShow>{error}</Alert> : null}
       <div className="rp-actions">
         <button
           type="button"

@@ -134,7 +134,7 @@ export function CallForm({ caseId, call, onSaved, onCancel }: { caseId: string; 
         </>
       ) : null}
       {problems.length > 0 ? (
-        <Alert kind="error">
+        <Alert kind="error" focusOnShow focusKey={problems}>
           {problems.map((p) => (
             <span key={p} className="safety-problem">
               {t(`safety.errors.${p}`)}
@@ -142,7 +142,7 @@ export function CallForm({ caseId, call, onSaved, onCancel }: { caseId: string; 
           ))}
         </Alert>
       ) : null}
-      {error ? <SafetyError error={error} /> : null}
+      {error ? <SafetyError error={error} focusOnShow /> : null}
       <div className="button-row">
         <button type="submit" className="button" disabled={busy}>
           {busy ? t('common.sending') : t('safety.call.save')}

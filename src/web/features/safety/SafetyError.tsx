@@ -3,7 +3,7 @@ import type { ApiError } from '../../api/client';
 import { Alert } from '../../ui/ui';
 
 /** A refused safety request, said by its code (the hint the database raised), else generally. */
-export function SafetyError({ error }: { error: ApiError }) {
+export function SafetyError({ error, focusOnShow = false }: { error: ApiError; focusOnShow?: boolean }) {
   const { t } = useTranslation();
-  return <Alert kind="error">{t(`safety.errors.${error.code}`, { defaultValue: t('safety.errors.unknown') })}</Alert>;
+  return <Alert kind="error" focusOnShow={focusOnShow} focusKey={error}>{t(`safety.errors.${error.code}`, { defaultValue: t('safety.errors.unknown') })}</Alert>;
 }

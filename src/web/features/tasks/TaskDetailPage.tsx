@@ -113,7 +113,7 @@ function TaskForm({ task }: { task: TaskDetail }) {
           />
         ))}
         {failure ? (
-          <Alert kind="error" title={t('tasks.submitFailed')}>
+          <Alert kind="error" title={t('tasks.submitFailed')} focusOnShow focusKey={failure}>
             {failure.status === 0 ? t('errorCodes.network') : t('tasks.submitFailedStatus', { status: failure.status })}
           </Alert>
         ) : null}

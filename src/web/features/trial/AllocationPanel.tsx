@@ -174,7 +174,7 @@ function ConfigureForm({ onDone }: { onDone(): void }) {
           </label>
         </>
       ) : null}
-      <TrialError error={error} />
+      <TrialError error={error} focusOnShow />
       <div className="button-row">
         <button type="submit" className="button" aria-disabled={busy || undefined} disabled={busy}>
           {busy ? t('trial.allocation.saving') : t('trial.allocation.save')}

@@ -3,11 +3,15 @@ import type { ApiError } from '../../api/client';
 import { Alert } from '../../ui/ui';
 
 /** A refusal in the person's language: the trial's own codes first, then the shared ones. */
-export function TrialError({ error }: { error: ApiError | null }) {
+export function TrialError({ error, focusOnShow = false }: { error: ApiError | null; focusOnShow?: boolean }) {
   const { t } = useTranslation();
   if (!error) return null;
   const shared = t(`errorCodes.${error.code}`, { defaultValue: t('errorCodes.unknown') });
-  return <Alert kind="error">{t(`trial.errors.${error.code}`, { defaultValue: shared })}</Alert>;
+  return (
+    <Alert kind="error" focusOnShow={focusOnShow} focusKey={error}>
+      {t(`trial.errors.${error.code}`, { defaultValue: shared })}
+    </Alert>
+  );
 }
 
 export function asApiError(caught: unknown): ApiError {
