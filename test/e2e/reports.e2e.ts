@@ -103,10 +103,18 @@ async function fillAcceptedPtsd(page: Page) {
   await chooseByKeyboard(page, 'accepted_reason', 'ptsd');
 }
 
+let allocationConfigured = false;
+
+/** The randomization task draws the arm from the trial's concealed allocation (issue 15): one is configured once. */
 async function finishTrialStep(caseId: string, patient: Person) {
   await expect.poll(() => openTasks(caseId), { timeout: 10_000 }).toContain('randomizeTask');
+  if (!allocationConfigured) {
+    const allocation = await t.api('POST', '/api/trial/allocation', { token: coordinator.token, body: { method: 'blocks', arms: [{ code: 'a', ratio: 1 }, { code: 'b', ratio: 1 }], factors: [] } });
+    expect(allocation.status).toBe(201);
+    allocationConfigured = true;
+  }
   const task = (await pool().query(`select id from app_public.workflow_tasks where case_id = $1 and task_definition_key = 'randomizeTask' and end_time is null`, [caseId])).rows[0];
-  const randomized = await t.api('POST', `/api/workflow/rest/task/${task.id}/submit-form`, { token: coordinator.token, body: { variables: { treatment: { value: 'A', type: 'String' } } } });
+  const randomized = await t.api('POST', `/api/workflow/rest/task/${task.id}/submit-form`, { token: coordinator.token, body: { variables: {} } });
   expect(randomized.status).toBe(204);
   expect((await pool().query('select stage from app_public.cases where id = $1', [caseId])).rows[0].stage).toBe('treatment');
   await sendReportMails({ pool: pool(), config: t.config, mailer: t.sanad.mailer, log: t.sanad.app.log as never });
