@@ -7,9 +7,10 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTRUMENTS } from '../../src/domain/instruments';
+import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { expectAccessible, launchBrowser, openSignedInPage, screenshot } from '../helpers/browser';
+import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot } from '../helpers/browser';
 
 let t: TestApp;
 let browser: Browser;
@@ -50,6 +51,15 @@ describe('questionnaire wording', () => {
     await expectAccessible(page, 'wording editor (de)');
     await screenshot(page, 'wording-editor-de-1280');
     expect((await t.api('GET', '/api/wording/gad7?locale=de')).body.texts['instr-gad7-item1-o-2']).toBe('Erfundene Antwort 2');
+
+    // On a phone in Arabic the editor reads right to left and fits 360 px.
+    const phone = (await openSignedInPage(browser, coordinator.token, { locale: 'ar', width: 360, height: 740 })).page;
+    await phone.goto(`${t.url}/admin/templates`);
+    await phone.getByLabel(ar.therapy.templateType).selectOption('WORDING');
+    await phone.getByRole('heading', { name: ar.wording.heading }).waitFor();
+    expect(await phone.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    await expectNoOverflow(phone, 'wording editor (ar, 360)');
+    await screenshot(phone, 'wording-editor-ar-360');
 
     const form = (await openSignedInPage(browser, patient.token, { locale: 'de', width: 1280, height: 900 })).page;
     await form.goto(`${t.url}/messungen/screening`);
