@@ -29,6 +29,7 @@ import { ReadCache } from './graphql/read-cache';
 import { createLogger } from './logger';
 import { registerPageRoutes } from './content/pages';
 import { registerMeasurementRoutes } from './measurements';
+import { registerWordingRoutes } from './content/wording';
 import { registerExportRoutes } from './questionnaires/export';
 import { registerTrialRoutes } from './trial/routes';
 import { registerWebApp } from './web/static';
@@ -178,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerAuthRoutes(app, auth);
   registerPageRoutes(app, db.pool, config);
   registerMeasurementRoutes(app, db.pool, config);
+  registerWordingRoutes(app, db.pool, config);
   registerExportRoutes(app, db.pool, config);
   registerReportExportRoutes(app, db.pool, config);
   registerTrialRoutes(app, db.pool);

@@ -3,10 +3,15 @@
  * are separate steps: main.ts asks for a password before it opens (and so locks) the database,
  * and tests run every command against a test database without spawning a process.
  */
+import { readFile } from 'node:fs/promises';
 import readline from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { isTimeZone } from '../../domain/accounts';
+import { LOCALES } from '../../domain/locales';
+import { checkWordingFile } from '../../domain/wording-file';
+import { installWording } from '../content/wording';
+import { withOwner } from '../db/transaction';
 import { CASE_ROLES, type CaseRole } from '../../domain/roles';
 import { ACCOUNT_FLAGS, AdminInputError, addMember, createCase, createUser, type AccountFlag, type NewUser } from '../admin/accounts';
 import { buildApp } from '../app';
@@ -45,7 +50,8 @@ export type Command =
   | { name: 'create-case'; patient?: string | undefined; title?: string | undefined }
   | { name: 'add-member'; caseId: string; user: string; roles: CaseRole[] }
   | { name: 'seed-demo'; force: boolean }
-  | { name: 'rebuild-case-inbox' };
+  | { name: 'rebuild-case-inbox' }
+  | { name: 'import-wording'; file: string };
 
 export interface PrepareIo {
   env?: Env;
@@ -99,6 +105,12 @@ Commands:
       Recounts every case member's new messages and latest message, which the database
       otherwise keeps up to date as messages are sent and read (migration 0032). For after a
       bulk load with triggers switched off, or when in doubt; safe while the server runs.
+
+  import-wording FILE
+      Installs a trial's questionnaire wording (title, instructions, items, options) for one
+      instrument and locale from a JSON file (format: docs/WORDING.md). The file is checked
+      against the instrument first; with any problem nothing is stored. Replaces earlier texts
+      of the same parts; the forms show the new wording on their next load.
 
   help
       Shows this text.
@@ -229,6 +241,13 @@ function parseSeedDemo(args: readonly string[]): Command {
   return { name: 'seed-demo', force: values.force === true };
 }
 
+function parseImportWording(args: readonly string[]): Command {
+  const parsed = parseArgs({ args: [...args], options: { help: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  if (parsed.values.help) return { name: 'help' };
+  if (parsed.positionals.length !== 1) throw new UsageError('import-wording needs exactly one FILE (a JSON wording file).');
+  return { name: 'import-wording', file: parsed.positionals[0]! };
+}
+
 /** Turns the words after `npm run sanad --` into a command, or throws a UsageError. */
 export function parseCommand(argv: readonly string[]): Command {
   const [name, ...args] = argv;
@@ -249,6 +268,8 @@ export function parseCommand(argv: readonly string[]): Command {
     case 'rebuild-case-inbox':
       if (parseOptions('rebuild-case-inbox', args, {}).help) return { name: 'help' };
       return { name: 'rebuild-case-inbox' };
+    case 'import-wording':
+      return parseImportWording(args);
     default:
       throw new UsageError(`Unknown command "${name}".`, true);
   }
@@ -385,6 +406,20 @@ async function runRebuildCaseInbox(ctx: CommandContext): Promise<void> {
   ctx.out(`case inbox rebuilt: ${rows[0]!.kept} memberships counted`);
 }
 
+/** Reads, checks and installs a wording file in one transaction: all of it or nothing. */
+async function runImportWording(ctx: CommandContext, file: string): Promise<void> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new CliError(`Cannot read ${file} as JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const checked = checkWordingFile(parsed, ctx.config?.locales ?? LOCALES);
+  if (!checked.ok) throw new CliError(`${file}: nothing was installed.\n${checked.problems.map((p) => `  - ${p}`).join('\n')}`);
+  const stored = await withOwner(ctx.db.pool, (sql) => installWording(sql, checked.install));
+  ctx.out(`wording installed: ${checked.install.instrument} (${checked.install.locale}), ${stored} texts`);
+}
+
 /** Runs a parsed and prepared command against an open, migrated database. */
 export async function executeCommand(command: Command, ctx: CommandContext): Promise<void> {
   switch (command.name) {
@@ -401,6 +436,8 @@ export async function executeCommand(command: Command, ctx: CommandContext): Pro
       return runSeedDemo(ctx);
     case 'rebuild-case-inbox':
       return runRebuildCaseInbox(ctx);
+    case 'import-wording':
+      return runImportWording(ctx, command.file);
   }
 }
 

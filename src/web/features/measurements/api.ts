@@ -81,9 +81,13 @@ export const batteryQuery = (time: MeasurementTime, caseId: string) => queryOpti
 export const recordQuery = (code: InstrumentCode, caseId: string, time: MeasurementTime) =>
   queryOptions({ queryKey: measurementKeys.record(code, caseId, time), queryFn: () => loadRecord(code, caseId, time), staleTime: 0 });
 
-/** A trial's installed wording: fixed while the server runs, so read once per page load. */
+/**
+ * A trial's installed wording. A coordinator may install or change it while patients use the
+ * app (template editor, import-wording), so every opening of a form reads it afresh; the cached
+ * texts show meanwhile, and the neutral labels where none are installed.
+ */
 export const wordingQuery = (code: InstrumentCode, locale: string) =>
-  queryOptions({ queryKey: measurementKeys.wording(code, locale), queryFn: () => loadWording(code, locale), staleTime: Infinity });
+  queryOptions({ queryKey: measurementKeys.wording(code, locale), queryFn: () => loadWording(code, locale), staleTime: 0, refetchOnMount: 'always' });
 
 export const scheduleQuery = () => queryOptions({ queryKey: measurementKeys.schedule(), queryFn: loadSchedule, staleTime: Infinity });
 export const recordsByTimeQuery = (code: InstrumentCode, caseId: string) =>

@@ -16,9 +16,12 @@ import { Alert, Page, SelectField, Spinner, TextArea, TextField } from '../../ui
 import { Markdown } from '../content/markdown';
 import { contentTemplatesQuery, refetchAfterTemplate, restoreVersion, saveTemplate, templateVersionsQuery, type ContentTemplate, type TemplateDraft } from './api';
 import { formatDate } from './WorksheetParts';
+import { WordingEditor } from './WordingEditor';
 import './therapy.css';
 
 const TYPES = ['PAGE', 'LETTER', 'MESSAGE', 'MAIL'];
+/** Not a template type: questionnaire wording is edited per instrument (WordingEditor). */
+const WORDING = 'WORDING';
 const EMPTY: TemplateDraft = { type: 'LETTER', code: '', languageCode: 'ar', title: '', subject: '', content: '', treatmentCode: '', readerGender: '', writerGender: '' };
 
 function draftOf(x: ContentTemplate): TemplateDraft {
@@ -39,7 +42,14 @@ export function TemplatesPage() {
     <Page title={t('therapy.templatesTitle')}>
       <div className="therapy-templates">
         <div className="therapy-templates__list">
-          <SelectField label={t('therapy.templateType')} value={type} onChange={(e) => setType(e.target.value)} options={TYPES.map((x) => ({ value: x, label: t(`therapy.type.${x}`) }))} />
+          <SelectField
+            label={t('therapy.templateType')}
+            value={type}
+            onChange={(e) => setType(e.target.value)}
+            options={[...TYPES.map((x) => ({ value: x, label: t(`therapy.type.${x}`) })), { value: WORDING, label: t('wording.type') }]}
+          />
+          {type === WORDING ? null : (
+            <>
           <button type="button" className="button button--small" onClick={() => setOpen({ id: null })}>
             {t('therapy.newTemplate')}
           </button>
@@ -56,8 +66,11 @@ export function TemplatesPage() {
               </li>
             ))}
           </ul>
+            </>
+          )}
         </div>
-        {open ? <TemplateEditor key={open.id ?? 'new'} template={current} defaultType={type} onSaved={(id) => setOpen({ id })} /> : null}
+        {type === WORDING ? <WordingEditor /> : null}
+        {open && type !== WORDING ? <TemplateEditor key={open.id ?? 'new'} template={current} defaultType={type} onSaved={(id) => setOpen({ id })} /> : null}
       </div>
     </Page>
   );

@@ -7,7 +7,9 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { WORKSHEET_CODES, type WorksheetCode } from '../../../domain/worksheets';
 import type { AnswerChanges } from '../../../domain/questionnaire-form';
+import type { InstrumentCode } from '../../../domain/instruments';
 import { api } from '../../api/client';
+import { measurementKeys } from '../measurements/api';
 import { graphql, request, type ResultOf } from '../../api/graphql';
 
 export interface WorksheetEntry {
@@ -244,3 +246,20 @@ export async function restoreVersion(versionId: string): Promise<ContentTemplate
 
 /** After saving or restoring: the list and that template's versions. */
 export const refetchAfterTemplate = (client: QueryClient) => client.invalidateQueries({ queryKey: templateKeys.all });
+
+/** A questionnaire wording file (docs/WORDING.md), as the template editor sends it. */
+export interface WordingFile {
+  instrument: InstrumentCode;
+  locale: string;
+  title?: string;
+  instructions?: string;
+  items: Record<string, { text: string; options?: Record<string, string> }>;
+}
+
+/** Installs one wording file; the server checks it like `import-wording` and stores all or none. */
+export async function installWording(file: WordingFile): Promise<{ stored: number }> {
+  return api<{ stored: number }>('PUT', '/api/wording', { body: file });
+}
+
+/** After wording is installed: the texts the editor and the forms show for it. */
+export const refetchAfterWording = (client: QueryClient, code: InstrumentCode, locale: string) => client.invalidateQueries({ queryKey: measurementKeys.wording(code, locale) });
