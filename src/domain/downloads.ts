@@ -25,10 +25,7 @@ export function sniffDownloadType(bytes: Uint8Array): DownloadType | undefined {
 export function cleanFileName(raw: string): string | undefined {
   const last = raw.split(/[/\\]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
-  const cleaned = last
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .trim()
-    .slice(0, 200);
+  const cleaned = last.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
   if (cleaned === '' || cleaned === '.' || cleaned === '..') return undefined;
   return cleaned;
 }
