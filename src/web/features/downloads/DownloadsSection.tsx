@@ -124,8 +124,8 @@ function UploadForm() {
     upload.mutate({ locale, title: title.trim(), file });
   };
   return (
-    <form className="card downloads__upload" onSubmit={submit} noValidate={false}>
-      <h3>{t('downloads.uploadHeading')}</h3>
+    <form className="card downloads__upload" onSubmit={submit} aria-labelledby="downloads-upload-heading">
+      <h3 id="downloads-upload-heading">{t('downloads.uploadHeading')}</h3>
       <p className="muted">{t('downloads.uploadHint')}</p>
       <SelectField
         label={t('downloads.language')}
