@@ -73,7 +73,7 @@ function DocumentList({ documents, coordinator }: { documents: DownloadDocument[
             <div className="downloads__text">
               <strong dir="auto">{document.title}</strong>
               <span className="muted">
-                <bdi>{TYPE_LABELS[document.contentType] ?? document.contentType}</bdi>, <bdi>{formatSize(document.sizeBytes, i18n.language)}</bdi>
+                {t('downloads.meta', { type: TYPE_LABELS[document.contentType] ?? document.contentType, size: formatSize(document.sizeBytes, i18n.language) })}
               </span>
             </div>
             <div className="button-row">
