@@ -47,6 +47,9 @@ function formatSize(bytes: number, locale: string): string {
   return kb < 1024 ? `${format.format(Math.max(kb, 0.1))} KB` : `${format.format(kb / 1024)} MB`;
 }
 
+/** Unicode isolation (FSI … PDI): "0.1 KB" keeps its order inside Arabic text. */
+const isolate = (text: string) => `\u2068${text}\u2069`;
+
 const TYPE_LABELS: Record<string, string> = { 'application/pdf': 'PDF', 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/webp': 'WebP' };
 
 function DocumentList({ documents, coordinator }: { documents: DownloadDocument[]; coordinator: boolean }) {
@@ -73,7 +76,7 @@ function DocumentList({ documents, coordinator }: { documents: DownloadDocument[
             <div className="downloads__text">
               <strong dir="auto">{document.title}</strong>
               <span className="muted">
-                {t('downloads.meta', { type: TYPE_LABELS[document.contentType] ?? document.contentType, size: formatSize(document.sizeBytes, i18n.language) })}
+                {t('downloads.meta', { type: isolate(TYPE_LABELS[document.contentType] ?? document.contentType), size: isolate(formatSize(document.sizeBytes, i18n.language)) })}
               </span>
             </div>
             <div className="button-row">
