@@ -8,7 +8,8 @@ import { startTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
 const tokens: Record<string, string | undefined> = { anonymous: undefined };
-const MAX = 4096;
+// Above BODY_LIMIT_BYTES (256 KB) on purpose: the upload route has its own limit.
+const MAX = 512 * 1024;
 
 // A real 1×1 PNG and the start of a PDF; only the signatures matter to the server.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
@@ -78,6 +79,15 @@ describe('downloads', () => {
     });
     expect(Buffer.compare(row.content, PNG)).toBe(0);
     expect(row.uploaded_by).not.toBeNull();
+  });
+
+  it('a file larger than BODY_LIMIT_BYTES but within DOWNLOAD_MAX_BYTES is accepted', async () => {
+    expect(t.config.bodyLimitBytes).toBeLessThan(300 * 1024);
+    const big = Buffer.concat([PDF, Buffer.alloc(300 * 1024, 0x20)]);
+    const answer = await upload('coordinator', { locale: 'en', title: 'Long guide', fileName: 'guide.pdf' }, big);
+    expect(answer.status).toBe(201);
+    expect(answer.body.sizeBytes).toBe(big.length);
+    expect((await t.api('DELETE', `/api/downloads/${answer.body.id}`, { token: tokens.coordinator })).status).toBe(204);
   });
 
   it.each(['patient', 'staff', 'anonymous'])('%s may not upload: nothing is stored', async (who) => {
