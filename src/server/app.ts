@@ -32,6 +32,7 @@ import { registerMeasurementRoutes } from './measurements';
 import { registerWordingRoutes } from './content/wording';
 import { registerExportRoutes } from './questionnaires/export';
 import { registerTrialRoutes } from './trial/routes';
+import { registerDownloadRoutes } from './downloads/routes';
 import { registerWebApp } from './web/static';
 import { startNotificationWorker } from './notifications/worker';
 import { startInterviewMailWorker } from './interviews/mail-worker';
@@ -183,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerExportRoutes(app, db.pool, config);
   registerReportExportRoutes(app, db.pool, config);
   registerTrialRoutes(app, db.pool);
+  registerDownloadRoutes(app, db.pool, config);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
   // Polled interview reads are answered from kept answers while their data is unchanged.

@@ -51,6 +51,8 @@ export interface Config {
   /** Longest time to receive a request and, for GraphQL, to plan and run it, in ms (0: no limit). */
   requestTimeoutMs: number;
   bodyLimitBytes: number;
+  /** DOWNLOAD_MAX_BYTES: the largest document a coordinator may upload to /downloads. */
+  downloadMaxBytes: number;
   locales: Locale[];
   logLevel: string;
   /** Lifetime of mailed single-use links. */
@@ -173,6 +175,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     statementTimeoutMs: intSetting(env, 'STATEMENT_TIMEOUT_MS', 15_000, 0),
     requestTimeoutMs: intSetting(env, 'REQUEST_TIMEOUT_MS', 30_000, 0),
     bodyLimitBytes: intSetting(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024),
+    // The upload route of /downloads has its own, larger limit (the JSON routes keep theirs).
+    downloadMaxBytes: intSetting(env, 'DOWNLOAD_MAX_BYTES', 5 * 1024 * 1024, 1024),
     locales: localeSetting(env),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     actionTokenTtlSeconds: intSetting(env, 'ACTION_TOKEN_TTL_SECONDS', 48 * 3600, 60),

@@ -61,6 +61,8 @@ export interface RequestOptions {
   anonymous?: boolean;
   /** Further request headers, e.g. `Prefer` for the REST collections. */
   headers?: Record<string, string>;
+  /** A file sent as raw bytes instead of a JSON body (the /downloads upload). */
+  file?: Blob;
 }
 
 export async function api<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -68,18 +70,36 @@ export async function api<T>(method: string, path: string, options: RequestOptio
   const token = options.anonymous ? null : readToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  let response: Response;
+  if (options.file) headers['content-type'] = 'application/octet-stream';
+  const response = await send(path, {
+    method,
+    headers,
+    body: options.file ?? (options.body === undefined ? null : JSON.stringify(options.body)),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return (await readJson(response)) as T;
+}
+
+/** A file from the server (a /downloads document) as a Blob; failures are ApiErrors as above. */
+export async function apiBlob(path: string): Promise<Blob> {
+  const token = readToken();
+  const response = await send(path, { method: 'GET', headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (response.ok) return response.blob();
+  await readJson(response); // throws the server's error
+  throw new ApiError(response.status, `http_${response.status}`, response.statusText);
+}
+
+async function send(path: string, init: RequestInit): Promise<Response> {
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: options.body === undefined ? null : JSON.stringify(options.body),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    return await fetch(path, init);
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'network', 'The server cannot be reached. Check your connection and try again.');
   }
+}
+
+/** The JSON body of a successful answer, or the ApiError of a failed one. */
+async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   let body: Record<string, unknown>;
   try {
@@ -87,7 +107,7 @@ export async function api<T>(method: string, path: string, options: RequestOptio
   } catch {
     body = { message: text };
   }
-  if (response.ok) return body as T;
+  if (response.ok) return body;
   if (response.status === 503 && body.maintenance === true) maintenanceListeners.forEach((l) => l());
   if (response.status === 401 && body.error === 'session_invalid') sessionEndedListeners.forEach((l) => l());
   // Issue 16: GraphQL refusals before execution (limits, 429) carry a GraphQL error body.

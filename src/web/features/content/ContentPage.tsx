@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { ReactNode } from 'react';
 import { Alert, Page, Spinner } from '../../ui/ui';
+import { DownloadsSection } from '../downloads/DownloadsSection';
 import { contentPageQuery, type PageCode } from './api';
 import { Markdown } from './markdown';
 
@@ -10,7 +12,7 @@ export type { PageCode };
  * An information page, read from the content templates that coordinators edit, in the
  * person's language. Fetched again when the language changes.
  */
-export function ContentPage({ code }: { code: PageCode }) {
+export function ContentPage({ code, children }: { code: PageCode; children?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const { data: page, error } = useQuery(contentPageQuery(code, i18n.language));
 
@@ -27,6 +29,7 @@ export function ContentPage({ code }: { code: PageCode }) {
       <article className="card" lang={page.locale} dir={page.locale === 'ar' ? 'rtl' : 'ltr'}>
         <Markdown source={page.content} />
       </article>
+      {children}
     </Page>
   );
 }
@@ -35,7 +38,12 @@ export const AboutPage = () => <ContentPage code="about" />;
 export const FaqPage = () => <ContentPage code="faq" />;
 export const PrivacyPage = () => <ContentPage code="privacy" />;
 export const ImprintPage = () => <ContentPage code="imprint" />;
-export const DownloadsPage = () => <ContentPage code="downloads" />;
+/** The information text, then the documents in the reader's language (issue 14 item 5). */
+export const DownloadsPage = () => (
+  <ContentPage code="downloads">
+    <DownloadsSection />
+  </ContentPage>
+);
 export const InterviewInfoPage = () => <ContentPage code="interview" />;
 export const ConditionsTherapyPage = () => <ContentPage code="conditionsTherapy" />;
 export const ConditionsCounselingPage = () => <ContentPage code="conditionsCounseling" />;
