@@ -21,12 +21,14 @@ const MODULES = {
 };
 
 let t: TestApp;
+let now = Date.now();
+const clock = { now: () => new Date(now) };
 type Person = Awaited<ReturnType<TestApp['user']>>;
 let patientA: Person, patientB: Person, therapist: Person, coordinator: Person, otherPatient: Person;
 const pool = () => t.database.db.pool;
 
 beforeAll(async () => {
-  t = await startTestApp({ TREATMENT_MODULES: JSON.stringify(MODULES) });
+  t = await startTestApp({ TREATMENT_MODULES: JSON.stringify(MODULES) }, {}, { workflowClock: clock });
   patientA = await t.user({ flags: ['patient'] });
   patientB = await t.user({ flags: ['patient'] });
   otherPatient = await t.user({ flags: ['patient'] });
@@ -90,6 +92,13 @@ describe('treatment modules', () => {
       expect(task.candidate_groups).toEqual(['patients']);
       expect(task.end_time).toBeNull();
     }
+    // Each task has its overdue reminder (a mail to the patient) timed at its due date.
+    const { rows: timers } = await pool().query(
+      `select j.due_date from app_public.workflow_jobs j join app_public.workflow_instances i on i.id = j.process_instance_id
+        where i.case_id = $1 and i.definition_key = 'treatment-modules' and j.kind = 'timer' order by j.due_date`,
+      [patientA.caseId],
+    );
+    expect(timers.map((row) => (row.due_date as Date).getTime())).toEqual(tasks.map((task) => task.due.getTime()));
   });
 
   it('gives a case of arm B its own set, and an arm without modules none', async () => {
@@ -130,6 +139,19 @@ describe('treatment modules', () => {
     const answer = await t.api('POST', `/api/workflow/rest/task/${task!.id}/complete`, { token: coordinator.token, body: { variables: {} } });
     expect(answer.status, JSON.stringify(answer.body)).toBe(204);
     expect((await moduleTasks(patientA.caseId!)).map((row) => row.delete_reason)).toEqual(['completed', 'completed']);
+  });
+
+  it('reminds the patient by mail when a worksheet task is overdue', async () => {
+    const late = await t.user({ flags: ['patient'] });
+    await assign(late.caseId!, 'armB', new Date(Math.floor(now / 1000) * 1000));
+    const reminders = () => t.smtp.mails.filter((m) => m.to.includes(late.email.toLowerCase())).length;
+    await t.sanad.workflow.tick();
+    expect(reminders()).toBe(0);
+    now += 22 * DAY;
+    await t.sanad.workflow.tick();
+    await t.smtp.waitFor(late.email);
+    expect(reminders()).toBe(1);
+    expect((await moduleTasks(late.caseId!))[0]!.end_time).toBeNull();
   });
 
   it('refuses a bad configuration with a message naming the entry', () => {
