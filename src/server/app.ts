@@ -42,6 +42,7 @@ import type { FieldErrors } from '../domain/accounts';
 // Workflow engine (issue 6)
 import { WorkflowHost } from './workflow/host';
 import { safetyHandlers } from './safety/handlers';
+import { treatmentModuleHandlers } from './therapy/modules';
 import { registerWorkflowRoutes } from './workflow/rest';
 import { startWorkflowScheduler, tick as workflowTick, type TickCounts } from './workflow/scheduler';
 import type { Clock } from './workflow/engine';
@@ -214,7 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     log: logger,
     workflowsDir: config.workflowsDir,
     ...(deps.workflowClock ? { clock: deps.workflowClock } : {}),
-    handlers: { ...safetyHandlers(config.safety), ...deps.workflowHandlers },
+    handlers: { ...safetyHandlers(config.safety), ...treatmentModuleHandlers(config.treatmentModules), ...deps.workflowHandlers },
     maxAttempts: config.workflowMaxAttempts,
     retryBaseMs: config.workflowRetrySeconds * 1000,
   });

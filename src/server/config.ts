@@ -2,8 +2,10 @@
  * Every setting the server reads, in one place. The README's settings table mirrors this file;
  * when you add a setting here, add its row there too.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { scheduleFromSettings, type MeasurementSchedule } from '../domain/measurements';
+import { parseTreatmentModules, type TreatmentModules } from '../domain/treatment-modules';
 
 export const SUPPORTED_LOCALES = ['ar', 'de', 'en'] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
@@ -77,11 +79,38 @@ export interface Config {
   missedInterviewLimit: number;
   /** Clinical safety: how soon a risk signal's task and a call's coordinator review are due (ISO-8601 durations). */
   safety: { taskDue: string; reviewDue: string };
+  /** Treatment modules: the worksheets each arm assigns as patient tasks (TREATMENT_MODULES). */
+  treatmentModules: TreatmentModules;
 }
 
 type Env = Record<string, string | undefined>;
 
 /** An ISO-8601 duration such as PT24H or P1D (the workflow's timers read it). */
+/**
+ * TREATMENT_MODULES: the JSON itself, or the path of a JSON file; unset, the file
+ * treatment-modules.json of the workflows folder when it exists, otherwise no modules.
+ */
+function treatmentModulesSetting(env: Env, workflowsDir: string): TreatmentModules {
+  const value = env.TREATMENT_MODULES?.trim();
+  const file = value && !value.startsWith('{') ? path.resolve(value) : path.join(workflowsDir, 'treatment-modules.json');
+  let text = value && value.startsWith('{') ? value : undefined;
+  if (text === undefined) {
+    if (!fs.existsSync(file)) {
+      if (value) throw new Error(`Setting TREATMENT_MODULES names the file "${file}", which does not exist`);
+      return {};
+    }
+    text = fs.readFileSync(file, 'utf8');
+  }
+  const source = text === value ? 'Setting TREATMENT_MODULES' : `Treatment modules file ${file}`;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${source} is not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  return parseTreatmentModules(raw, source);
+}
+
 function durationSetting(env: Env, name: string, fallback: string): string {
   const value = env[name]?.trim();
   if (!value) return fallback;
@@ -193,6 +222,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       taskDue: durationSetting(env, 'SAFETY_TASK_DUE', 'PT24H'),
       reviewDue: durationSetting(env, 'SAFETY_REVIEW_DUE', 'PT24H'),
     },
+    treatmentModules: treatmentModulesSetting(env, path.resolve(env.WORKFLOWS_DIR || path.join(import.meta.dirname, '../../workflows'))),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 32) {
     throw new Error('Setting JWT_SECRET must be at least 32 characters long');

@@ -195,3 +195,50 @@ describe('a thought record and its feedback', () => {
     expect(await page.getByRole('textbox', { name: de.therapy.templateContent }).getAttribute('dir')).toBe('rtl');
   });
 });
+
+describe('the worksheets the treatment assigns (treatment modules)', () => {
+  it('come first on /all-exercises with their due date, and show as done once sent', { timeout: 180_000 }, async () => {
+    // The demo configuration (workflows/treatment-modules.json): arm cbt, thought record in week 1.
+    const moduleTherapy = await t.user({ flags: ['patient'], locale: 'de' });
+    await t.database.db.pool.query(
+      `insert into app_public.treatment_assignments (case_id, treatment, stratum, method) values ($1, 'cbt', '*', 'blocks')`,
+      [moduleTherapy.caseId],
+    );
+    await t.sanad.workflow.tick();
+    await t.sanad.workflow.tick();
+
+    const watched = await openSignedInPage(browser, moduleTherapy.token, { locale: 'de', width: 1280, height: 900 });
+    opened.push(watched);
+    const page = watched.page;
+    await page.goto(`${t.url}/all-exercises`);
+    const first = page.locator('li.therapy-sheet').first();
+    await first.getByRole('heading', { name: de.therapy.sheet.cbt_thoughts.title }).waitFor();
+    const due = de.therapy.assignedDue.split('{{')[0]!;
+    await expect.poll(async () => (await first.locator('.therapy-assigned').textContent()) ?? '').toContain(due);
+    await expect.poll(() => page.locator('.therapy-assigned').count()).toBe(3);
+    await screenshot(page, 'therapy-modules-de-1280');
+
+    const row: Record<string, unknown> = {
+      id: crypto.randomUUID(),
+      case_id: moduleTherapy.caseId,
+      situation: 'Im Büro',
+      automatic_thought: 'Das schaffe ich nie',
+      cognitive_biases: ['fortune_telling'],
+      alternative_thought: 'Ich habe Ähnliches schon geschafft',
+      published_at: new Date().toISOString(),
+    };
+    const sent = await t.api('POST', '/api/cbt_thoughts', { body: row, token: moduleTherapy.token, headers: { Prefer: 'return=representation' } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    await t.sanad.workflow.tick();
+    await page.reload();
+    await page.locator('li.therapy-sheet').first().getByText(de.therapy.assignedDone).waitFor();
+    expect(await page.getByText(de.therapy.assignedDone).count()).toBe(1);
+
+    const phone = await openSignedInPage(browser, moduleTherapy.token, { locale: 'ar', width: 360, height: 740 });
+    opened.push(phone);
+    await phone.page.goto(`${t.url}/all-exercises`);
+    await phone.page.getByText(ar.therapy.assignedDone).waitFor();
+    await expectNoOverflow(phone.page, 'assigned worksheets (ar, 360)');
+    await screenshot(phone.page, 'therapy-modules-ar-360');
+  });
+});

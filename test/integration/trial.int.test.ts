@@ -7,6 +7,7 @@ import { addMember, createUser } from '../../src/server/admin/accounts';
 import { generateTickets } from '../../src/domain/randomization';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { csvObjects } from '../helpers/csv';
+import TREATMENT_MODULES from '../../workflows/treatment-modules.json';
 
 let t: TestApp;
 type Person = Awaited<ReturnType<TestApp['user']>>;
@@ -315,7 +316,9 @@ describe('the case, complete (spec §3, §7 PagedCases and CaseWithMessages)', (
     expect(mine.me).toEqual({ userId: members.therapist!.id, actsAsTherapist: true });
     expect(mine.membersList).toHaveLength(6);
     expect(mine.treatmentAssignmentsByCaseIdList).toEqual([{ id: expect.any(String), assignedAt: expect.any(String), treatment: expect.stringMatching(/^(cbt|ipt)$/) }]);
-    expect(mine.patients).toMatchObject({ countOfOpen: 0 });
+    // The only open patient tasks: the worksheets of the drawn arm (workflows/treatment-modules.json).
+    const arm = mine.treatmentAssignmentsByCaseIdList[0].treatment as keyof typeof TREATMENT_MODULES;
+    expect(mine.patients).toMatchObject({ countOfOpen: TREATMENT_MODULES[arm].length });
     // A coordinator is no member: `me` is empty, the case is still listed.
     const coord = await t.graphql(query, {}, coordinator.token);
     expect(coord.data.pagedCases.nodes.find((n: { id: string }) => n.id === patient.caseId).me).toBeNull();

@@ -33,6 +33,12 @@ export interface UserTaskInfo {
   priority?: string;
   /** Sanad extension (camunda:property completeOnMessage): a message of this name completes the task. */
   completeOnMessage?: string;
+  /**
+   * Sanad extension (camunda:property completeOnMessageMatching, comma-separated variable names):
+   * the message completes the task only when each named message variable equals the process
+   * variable of that name (e.g. `worksheet`: the sent worksheet is the task's own).
+   */
+  completeOnMessageMatching?: string[];
   formFields: FormField[];
 }
 
@@ -68,13 +74,17 @@ function extensionValues(element: any, type: string): any[] {
   return ((element.extensionElements?.values ?? []) as any[]).filter((v) => v.$type === type);
 }
 
-function completeOnMessage(element: any): { completeOnMessage?: string } {
+function completeOnMessage(element: any): { completeOnMessage?: string; completeOnMessageMatching?: string[] } {
+  const result: { completeOnMessage?: string; completeOnMessageMatching?: string[] } = {};
   for (const properties of extensionValues(element, 'camunda:Properties')) {
     for (const property of (properties.values ?? []) as any[]) {
-      if (property.name === 'completeOnMessage' && property.value) return { completeOnMessage: String(property.value) };
+      if (property.name === 'completeOnMessage' && property.value) result.completeOnMessage = String(property.value);
+      if (property.name === 'completeOnMessageMatching' && property.value) {
+        result.completeOnMessageMatching = String(property.value).split(',').map((name) => name.trim()).filter(Boolean);
+      }
     }
   }
-  return {};
+  return result;
 }
 
 function analyseElements(info: DefinitionInfo, elements: any[]): void {

@@ -323,9 +323,14 @@ async function advance(settings: StepSettings, def: DefinitionInfo, instance: In
       const waits = postponed().some((a) => def.activityMessages.get(a.id) === event.messageName);
       const messageId = def.messageIds.get(event.messageName);
       // User tasks that a message completes (camunda:property completeOnMessage).
-      const tasks = postponed().filter(
-        (a) => a.type === 'bpmn:UserTask' && def.userTasks.get(a.id)?.completeOnMessage === event.messageName,
-      );
+      const tasks = postponed().filter((a) => {
+        const info = a.type === 'bpmn:UserTask' ? def.userTasks.get(a.id) : undefined;
+        if (info?.completeOnMessage !== event.messageName) return false;
+        // completeOnMessageMatching: only the message meant for this task (same variable values).
+        return (info.completeOnMessageMatching ?? []).every(
+          (name) => variables[name] !== undefined && event.variables?.[name]?.value === variables[name]!.value,
+        );
+      });
       if ((waits && messageId) || tasks.length > 0) {
         matched = true;
         merge(event.variables);

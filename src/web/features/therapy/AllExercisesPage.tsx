@@ -1,6 +1,7 @@
 /**
  * /all-exercises: the patient's worksheets with their state (to do, draft, sent, feedback
- * received), their entries, and the therapist's feedback beside each sent one. `?sheet=<code>&entry=<id>`
+ * received), the worksheets the treatment assigned first, each with its due date (treatment
+ * modules: sending the worksheet completes its task), their entries, and the therapist's feedback beside each sent one. `?sheet=<code>&entry=<id>`
  * opens one entry, so a reload or a lost connection keeps the place.
  */
 import { useQuery } from '@tanstack/react-query';
@@ -11,7 +12,7 @@ import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Page, Spinner } from '../../ui/ui';
 import { asApiError } from '../../api/query';
-import { caseWorksheetsQuery, type CaseWorksheets } from './api';
+import { caseWorksheetsQuery, worksheetTasksQuery, type CaseWorksheets, type WorksheetTask } from './api';
 import { WorksheetForm } from './WorksheetForm';
 import { formatDate, StateBadge } from './WorksheetParts';
 import './therapy.css';
@@ -38,6 +39,7 @@ function Exercises({ caseId, userId }: { caseId: string; userId: string }) {
   const { t, i18n } = useTranslation();
   const [params, setParams] = useSearchParams();
   const query = useQuery(caseWorksheetsQuery(caseId));
+  const tasks = useQuery(worksheetTasksQuery(caseId));
   const sheet = params.get('sheet');
   const entry = params.get('entry');
   if (isWorksheetCode(sheet) && entry && /^[0-9a-f-]{36}$/.test(entry)) {
@@ -53,32 +55,56 @@ function Exercises({ caseId, userId }: { caseId: string; userId: string }) {
   const data = query.data;
   const states = statesOf(data);
   const answered = new Set(data.feedback.filter((f) => f.published_at).map((f) => f.worksheet_id));
+  const assigned = new Map((tasks.data ?? []).map((task) => [task.worksheet, task]));
   return (
-    <ul className="therapy-sheets">
-      {WORKSHEET_CODES.map((code) => (
-        <li key={code} className="therapy-sheet">
-          <div className="therapy-sheet__head">
-            <h2>{t(`therapy.sheet.${code}.title`)}</h2>
-            <StateBadge state={states[code]} />
-          </div>
-          <p>{t(`therapy.sheet.${code}.intro`)}</p>
-          {data.entries[code].length > 0 ? (
-            <ul className="therapy-entries">
-              {data.entries[code].map((e) => (
-                <li key={e.id}>
-                  <button type="button" className="therapy-link" onClick={() => setParams({ sheet: code, entry: e.id })}>
-                    {e.published_at ? t('therapy.sentOn', { date: formatDate(e.published_at, i18n.language) }) : t('therapy.draftOf', { date: formatDate(e.updated_at, i18n.language) })}
-                  </button>
-                  {answered.has(e.id) ? <span className="therapy-entries__note"> · {t('therapy.state.feedback')}</span> : null}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          <button type="button" className="button button--small" onClick={() => setParams({ sheet: code, entry: crypto.randomUUID() })}>
-            {t('therapy.newEntry')}
-          </button>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ErrorAlert error={tasks.error ? asApiError(tasks.error) : null} />
+      <ul className="therapy-sheets">
+        {assignedFirst(assigned).map((code) => (
+          <li key={code} className="therapy-sheet">
+            <div className="therapy-sheet__head">
+              <h2>{t(`therapy.sheet.${code}.title`)}</h2>
+              <StateBadge state={states[code]} />
+            </div>
+            <AssignedLine task={assigned.get(code)} />
+            <p>{t(`therapy.sheet.${code}.intro`)}</p>
+            {data.entries[code].length > 0 ? (
+              <ul className="therapy-entries">
+                {data.entries[code].map((e) => (
+                  <li key={e.id}>
+                    <button type="button" className="therapy-link" onClick={() => setParams({ sheet: code, entry: e.id })}>
+                      {e.published_at ? t('therapy.sentOn', { date: formatDate(e.published_at, i18n.language) }) : t('therapy.draftOf', { date: formatDate(e.updated_at, i18n.language) })}
+                    </button>
+                    {answered.has(e.id) ? <span className="therapy-entries__note"> · {t('therapy.state.feedback')}</span> : null}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <button type="button" className="button button--small" onClick={() => setParams({ sheet: code, entry: crypto.randomUUID() })}>
+              {t('therapy.newEntry')}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** The assigned worksheets first, by due date (the tasks come sorted), then the others. */
+function assignedFirst(assigned: Map<WorksheetCode, WorksheetTask>): WorksheetCode[] {
+  return [...assigned.keys(), ...WORKSHEET_CODES.filter((code) => !assigned.has(code))];
+}
+
+/** "Part of your treatment, due by …" (or overdue, or done) for a worksheet the treatment assigned. */
+function AssignedLine({ task }: { task: WorksheetTask | undefined }) {
+  const { t, i18n } = useTranslation();
+  if (!task) return null;
+  if (task.done) return <p className="therapy-assigned therapy-assigned--done">{t('therapy.assignedDone')}</p>;
+  if (!task.due) return <p className="therapy-assigned">{t('therapy.assigned')}</p>;
+  const overdue = new Date(task.due).getTime() < Date.now();
+  return (
+    <p className={`therapy-assigned${overdue ? ' therapy-assigned--overdue' : ''}`}>
+      {t(overdue ? 'therapy.assignedOverdue' : 'therapy.assignedDue', { date: formatDate(task.due, i18n.language) })}
+    </p>
   );
 }

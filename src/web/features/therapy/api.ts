@@ -59,6 +59,44 @@ export const caseWorksheetsQuery = (caseId: string) =>
     },
   });
 
+/**
+ * The worksheets the treatment assigned as tasks (workflows/treatment-modules.bpmn): one task
+ * per worksheet, its business key the worksheet code; sending the worksheet completes it.
+ */
+export const WorksheetTasks = graphql(`
+  query WorksheetTasks($caseId: UUID!) {
+    allWorkflowTasksList(condition: { caseId: $caseId, taskDefinitionKey: "worksheetTask" }, orderBy: [DUE_ASC]) {
+      id due endTime deleteReason
+      workflowInstanceByProcessInstanceId { definitionKey businessKey }
+    }
+  }
+`);
+
+export interface WorksheetTask {
+  id: string;
+  worksheet: WorksheetCode;
+  due: string | null;
+  done: boolean;
+}
+
+export const worksheetTasksQuery = (caseId: string) =>
+  queryOptions({
+    queryKey: [...therapyKeys.case(caseId), 'tasks'] as const,
+    queryFn: async (): Promise<WorksheetTask[]> => {
+      const data = await request(WorksheetTasks, { caseId });
+      const tasks: WorksheetTask[] = [];
+      for (const task of data.allWorkflowTasksList ?? []) {
+        const instance = task.workflowInstanceByProcessInstanceId;
+        const worksheet = instance?.businessKey;
+        if (instance?.definitionKey !== 'treatment-modules' || !(WORKSHEET_CODES as readonly string[]).includes(worksheet ?? '')) continue;
+        // A task ended as "deleted" (the process was cancelled) is no longer assigned.
+        if (task.endTime && task.deleteReason !== 'completed') continue;
+        tasks.push({ id: task.id, worksheet: worksheet as WorksheetCode, due: task.due ?? null, done: Boolean(task.endTime) });
+      }
+      return tasks;
+    },
+  });
+
 /** One entry, or null when it does not exist yet (a new draft not saved so far). */
 export async function loadEntry(code: WorksheetCode, id: string): Promise<WorksheetEntry | null> {
   const rows = await api<WorksheetEntry[]>('GET', `/api/${code}?id=eq.${id}`);
