@@ -154,6 +154,21 @@ describe('treatment modules', () => {
     expect((await moduleTasks(late.caseId!))[0]!.end_time).toBeNull();
   });
 
+  it('ends the open worksheet tasks when the patient drops out (the dropout message), and only that case\'s', async () => {
+    const dropping = await t.user({ flags: ['patient'] });
+    const staying = await t.user({ flags: ['patient'] });
+    await assign(dropping.caseId!, 'armA', new Date(Math.floor(now / 1000) * 1000));
+    await assign(staying.caseId!, 'armA', new Date(Math.floor(now / 1000) * 1000));
+    expect((await moduleTasks(dropping.caseId!)).map((row) => row.end_time)).toEqual([null, null]);
+    await pool().query('select app_hidden.notify_workflow($1, $2, $3)', [dropping.caseId, 'dropout', JSON.stringify({ askForPostIfDroppedOut: { value: false, type: 'Boolean' } })]);
+    await t.sanad.workflow.tick();
+    const ended = await moduleTasks(dropping.caseId!);
+    expect(ended.map((row) => row.end_time !== null)).toEqual([true, true]);
+    expect(ended.every((row) => row.delete_reason !== 'completed')).toBe(true);
+    // Another case's worksheet tasks stay open.
+    expect((await moduleTasks(staying.caseId!)).map((row) => row.end_time)).toEqual([null, null]);
+  });
+
   it('refuses a bad configuration with a message naming the entry', () => {
     const load = (value: string) => () => loadConfig({ NODE_ENV: 'test', TREATMENT_MODULES: value });
     expect(load('{"a": [{"worksheet": "diary", "week": 1}]}')).toThrow(/unknown worksheet "diary"/);
