@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { withUser, type Sql } from '../db/transaction';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
+import { completeTaskAsServer } from '../workflow/commands';
 import type { WorkflowHost } from '../workflow/host';
 import { typed } from '../workflow/variables';
 import {
@@ -178,29 +179,19 @@ async function applyOutcome(
   sql: Sql,
   report: { id: string; case_id: string; values: Record<string, ReportValues[string]>; outcome: TrialOutcome; userId: string },
 ): Promise<'completed' | 'no_open_task'> {
-  const { rows: tasks } = await sql.query<{ process_instance_id: string; execution_id: string }>(
-    `select t.process_instance_id, t.execution_id from app_public.workflow_tasks t
-       join app_public.workflow_instances i on i.id = t.process_instance_id and i.state = 'ACTIVE'
-      where t.case_id = $1 and t.task_definition_key = 'interviewTask' and t.end_time is null
-      order by t.created limit 1`,
-    [report.case_id],
-  );
-  let workflow: 'completed' | 'no_open_task' = 'no_open_task';
-  const task = tasks[0];
-  if (task) {
-    const rejected = Array.isArray(report.values.rejected_reasons) ? (report.values.rejected_reasons as string[]) : [];
-    const outcome = await services.host.stepInTx(sql, task.process_instance_id, {
-      kind: 'completeTask',
-      executionId: task.execution_id,
-      variables: {
-        outcome: typed(report.outcome),
-        interviewReportId: typed(report.id),
-        rejectedReasons: typed(rejected.join(',')),
-      },
-      userId: report.userId,
-    });
-    if (outcome?.matched) workflow = 'completed';
-  }
+  // The workflow's one door for a feature completing a task itself (commands.ts).
+  const rejected = Array.isArray(report.values.rejected_reasons) ? (report.values.rejected_reasons as string[]) : [];
+  const completed = await completeTaskAsServer(sql, services.host, {
+    caseId: report.case_id,
+    taskDefinitionKey: 'interviewTask',
+    variables: {
+      outcome: typed(report.outcome),
+      interviewReportId: typed(report.id),
+      rejectedReasons: typed(rejected.join(',')),
+    },
+    completedBy: report.userId,
+  });
+  const workflow: 'completed' | 'no_open_task' = completed ? 'completed' : 'no_open_task';
   const { rows: patients } = await sql.query<{ user_id: string }>(
     'select m.user_id from app_public.case_members m where m.case_id = $1 and m.acts_as_patient',
     [report.case_id],
@@ -307,19 +298,12 @@ export async function recordMissedInterview(services: ReportServices, userId: st
            from app_public.case_members m where m.case_id = $1 and m.acts_as_patient and u.id = m.user_id`,
         [booking.case_id],
       );
-      const { rows: tasks } = await sql.query<{ process_instance_id: string; execution_id: string }>(
-        `select t.process_instance_id, t.execution_id from app_public.workflow_tasks t
-          where t.case_id = $1 and t.task_definition_key = 'interviewTask' and t.end_time is null limit 1`,
-        [booking.case_id],
-      );
-      if (tasks[0]) {
-        await services.host.stepInTx(sql, tasks[0].process_instance_id, {
-          kind: 'completeTask',
-          executionId: tasks[0].execution_id,
-          variables: { outcome: typed('rejected'), rejectedReasons: typed('missing_interview') },
-          userId,
-        });
-      }
+      await completeTaskAsServer(sql, services.host, {
+        caseId: booking.case_id,
+        taskDefinitionKey: 'interviewTask',
+        variables: { outcome: typed('rejected'), rejectedReasons: typed('missing_interview') },
+        completedBy: userId,
+      });
     } else {
       await sql.query(`select app_hidden.notify_workflow($1, 'interviewBookingCanceled', $2::jsonb)`, [booking.case_id, JSON.stringify({ bookingId })]);
     }
