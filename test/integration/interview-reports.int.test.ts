@@ -321,12 +321,25 @@ describe('the outcome drives the trial', () => {
     expect(await stage(c.caseId)).toBe('counseling');
   });
 
-  it('rejected → excluded during the interview, with the reasons', async () => {
-    const c = await finalizeWith({ age: 30, psychosis_b3: true, primary_problem: 'other', status: 'rejected', rejected_reasons: ['psychosis'] });
+  it('rejected → excluded during the interview, with the reasons; one exclusion record by the interviewer', async () => {
+    const c = await caseAtInterview();
+    const id = (await save(interviewer.token, { booking_id: c.bookingId, age: 30, psychosis_b3: true, primary_problem: 'other', status: 'rejected', rejected_reasons: ['psychosis'] })).body[0].id;
+    // Refused finalizations exclude nobody and record nothing.
+    for (const person of [otherInterviewer, supporter, c.patient]) {
+      const refused = await t.api('POST', `/api/interview_reports/${id}/finalize`, { token: person.token, body: {} });
+      expect(refused.status, person.username).toBeGreaterThanOrEqual(400);
+      expect(refused.status, person.username).toBeLessThan(500);
+    }
+    expect((await pool().query('select excluded from app_public.users where id = $1', [c.patient.id])).rows[0].excluded).toBe(false);
+    expect((await pool().query('select 1 from app_public.exclusion_changes where case_id = $1', [c.caseId])).rowCount).toBe(0);
+
+    expect((await t.api('POST', `/api/interview_reports/${id}/finalize`, { token: interviewer.token, body: {} })).status).toBe(200);
     expect(await stage(c.caseId)).toBe('rejected');
     const patient = (await pool().query('select excluded, excluded_during_interview from app_public.users where id = $1', [c.patient.id])).rows[0];
     expect(patient).toEqual({ excluded: true, excluded_during_interview: true });
-    expect((await pool().query('select reason_for_exclusion from app_public.cases where id = $1', [c.caseId])).rows[0].reason_for_exclusion).toContain('psychosis');
+    expect((await pool().query('select reason_for_exclusion from app_public.cases where id = $1', [c.caseId])).rows[0].reason_for_exclusion).toBe('excluded during the interview: psychosis');
+    const changes = await pool().query('select flag, value, reason, changed_by from app_public.exclusion_changes where case_id = $1', [c.caseId]);
+    expect(changes.rows).toEqual([{ flag: 'excluded_during_interview', value: true, reason: 'excluded during the interview: psychosis', changed_by: interviewer.id }]);
   });
 
   it('register again later → finished, and an invitation mail due on the date the reason expires', async () => {
@@ -342,6 +355,8 @@ describe('the outcome drives the trial', () => {
     const first = await t.api('POST', `/api/interview_bookings/${c.bookingId}/missed`, { token: interviewer.token });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ missed: 1, excluded: false });
+    const exclusionRows = async () => (await pool().query('select flag, value, reason, changed_by from app_public.exclusion_changes where case_id = $1', [c.caseId])).rows;
+    expect(await exclusionRows()).toEqual([]);
     await t.sanad.workflow.tick();
     expect(await openTaskKeys(c.caseId)).toContain('bookTask');
     expect((await t.api('POST', `/api/interview_bookings/${c.bookingId}/missed`, { token: interviewer.token })).status).toBe(409);
@@ -359,6 +374,9 @@ describe('the outcome drives the trial', () => {
     expect(await stage(c.caseId)).toBe('rejected');
     const patient = (await pool().query('select excluded_for_missing_interview from app_public.users where id = $1', [c.patient.id])).rows[0];
     expect(patient.excluded_for_missing_interview).toBe(true);
+    expect(await exclusionRows()).toEqual([
+      { flag: 'excluded_for_missing_interview', value: true, reason: 'Missed 2 booked interviews (the limit is 2).', changed_by: interviewer.id },
+    ]);
   });
 });
 

@@ -272,6 +272,130 @@ describe('coordinators informed', () => {
   });
 });
 
+describe('moving a follow-up date', () => {
+  /** A call with a follow-up in three days whose task is open; the other cases' timers are far away. */
+  async function followUpCall(options: { start?: boolean } = {}) {
+    const { patient: p, caseId: id } = await newCase([{ person: therapist, roles: ['therapist'] }]);
+    const date = new Date(now + 3 * DAY);
+    date.setUTCMilliseconds(0);
+    const created = await createCall(therapist.token, { caseId: id, followUpContact: true, followUpDate: date.toISOString(), followUpDescription: 'call again' });
+    expect(created.errors).toBeUndefined();
+    if (options.start !== false) await t.sanad.workflow.tick();
+    return { patient: p, caseId: id, callId: created.data.createCaseSuicideCall.caseSuicideCall.id as string, date };
+  }
+
+  async function followUpState(id: string) {
+    const tasks = await pool().query(
+      `select due, follow_up, end_time, delete_reason from app_public.workflow_tasks where case_id = $1 and task_definition_key = 'suicideCallFollowUp' order by created`,
+      [id],
+    );
+    const jobs = await pool().query(`select due_date from app_public.workflow_jobs where case_id = $1 and activity_id = 'followUpOverdue'`, [id]);
+    const instances = await pool().query(`select state, variables from app_public.workflow_instances where case_id = $1 and definition_key = 'safety' order by start_time`, [id]);
+    return { tasks: tasks.rows, jobs: jobs.rows.map((j) => (j.due_date as Date).toISOString()), instances: instances.rows };
+  }
+
+  const move = (callId: string, date: Date | null, token = therapist.token) =>
+    t.graphql(UPDATE, { id: callId, patch: { followUpDate: date ? date.toISOString() : null } }, token);
+
+  it('a new date moves the open task, its escalation and the variables; the escalation comes at the new time only', async () => {
+    const { caseId: id, callId, date } = await followUpCall();
+    const later = new Date(date.getTime() + 2 * DAY);
+    expect((await move(callId, later)).errors).toBeUndefined();
+    const state = await followUpState(id);
+    expect(state.tasks).toHaveLength(1);
+    expect(state.tasks[0].due.toISOString()).toBe(later.toISOString());
+    expect(state.tasks[0].follow_up.toISOString()).toBe(later.toISOString());
+    expect(state.tasks[0].end_time).toBeNull();
+    expect(state.jobs).toEqual([new Date(later.getTime() + DAY).toISOString()]);
+    expect(state.instances[0].variables.followUpDate.value).toBe(later.toISOString().replace('.000Z', 'Z'));
+    expect(new Date(state.instances[0].variables.followUpEscalateAt.value).getTime()).toBe(later.getTime() + DAY);
+    // Earlier than planned works the same way.
+    const sooner = new Date(date.getTime() - DAY);
+    expect((await move(callId, sooner)).errors).toBeUndefined();
+    expect((await followUpState(id)).jobs).toEqual([new Date(sooner.getTime() + DAY).toISOString()]);
+    expect((await openTasks(id, 'suicideCallFollowUp'))[0]!.due.toISOString()).toBe(sooner.toISOString());
+
+    // The engine follows the moved timer: nothing at the old escalation time's eve, the mail after the new one.
+    await pool().query(`update app_public.workflow_jobs set due_date = due_date + interval '100 years' where case_id <> $1`, [id]);
+    t.smtp.clear();
+    const saved = now;
+    try {
+      now = sooner.getTime() + DAY - HOUR;
+      await t.sanad.workflow.tick();
+      expect((await followUpState(id)).jobs).toHaveLength(1);
+      now = sooner.getTime() + DAY + HOUR;
+      await t.sanad.workflow.tick();
+      await t.smtp.waitFor(coordinator.email, /overdue safety task/);
+      expect((await followUpState(id)).jobs).toEqual([]);
+      // After the escalation the task still moves (there is no timer left to move).
+      const again = new Date(sooner.getTime() + 5 * DAY);
+      expect((await move(callId, again)).errors).toBeUndefined();
+      expect((await openTasks(id, 'suicideCallFollowUp'))[0]!.due.toISOString()).toBe(again.toISOString());
+    } finally {
+      now = saved;
+    }
+  });
+
+  it('a date changed before the scheduler started the process opens the task at the new date', async () => {
+    const { caseId: id, callId, date } = await followUpCall({ start: false });
+    const later = new Date(date.getTime() + DAY);
+    expect((await move(callId, later)).errors).toBeUndefined();
+    await t.sanad.workflow.tick();
+    const state = await followUpState(id);
+    expect(state.tasks.map((x) => x.due.toISOString())).toEqual([later.toISOString()]);
+    expect(state.jobs).toEqual([new Date(later.getTime() + DAY).toISOString()]);
+  });
+
+  it('clearing the date (or the follow-up contact) ends the open task; a new date opens a new one', async () => {
+    const { caseId: id, callId, date } = await followUpCall();
+    expect((await move(callId, null)).errors).toBeUndefined();
+    let state = await followUpState(id);
+    expect(state.tasks).toHaveLength(1);
+    expect(state.tasks[0].end_time).not.toBeNull();
+    expect(state.tasks[0].delete_reason).toBe('follow_up_cancelled');
+    expect(state.jobs).toEqual([]);
+    expect(state.instances.map((i) => i.state)).toEqual(['EXTERNALLY_TERMINATED']);
+    const later = new Date(date.getTime() + DAY);
+    expect((await move(callId, later)).errors).toBeUndefined();
+    await t.sanad.workflow.tick();
+    expect((await openTasks(id, 'suicideCallFollowUp')).map((x) => x.due.toISOString())).toEqual([later.toISOString()]);
+    // Unticking the follow-up contact (which clears the date) calls it off too.
+    const off = await t.graphql(UPDATE, { id: callId, patch: { followUpContact: false, followUpDate: null } }, coordinator.token);
+    expect(off.errors).toBeUndefined();
+    expect(await openTasks(id, 'suicideCallFollowUp')).toHaveLength(0);
+    state = await followUpState(id);
+    expect(state.tasks.map((x) => x.delete_reason)).toEqual(['follow_up_cancelled', 'follow_up_cancelled']);
+    // Cleared before the process started: the queued start is withdrawn, no task ever opens.
+    const pending = await followUpCall({ start: false });
+    expect((await move(pending.callId, null)).errors).toBeUndefined();
+    await t.sanad.workflow.tick();
+    expect((await followUpState(pending.caseId)).tasks).toEqual([]);
+  });
+
+  it('a completed follow-up stays done when the date changes', async () => {
+    const { caseId: id, callId, date } = await followUpCall();
+    const task = (await openTasks(id, 'suicideCallFollowUp'))[0]!;
+    expect((await submit(task.id, therapist.token)).status).toBe(204);
+    expect((await move(callId, new Date(date.getTime() + DAY))).errors).toBeUndefined();
+    await t.sanad.workflow.tick();
+    const state = await followUpState(id);
+    expect(state.tasks.map((x) => [x.due.toISOString(), x.delete_reason])).toEqual([[date.toISOString(), 'completed']]);
+  });
+
+  it('the patient and people outside the case are refused, and neither the task nor its timer moves', async () => {
+    const { patient: p, caseId: id, callId } = await followUpCall();
+    const before = await followUpState(id);
+    for (const [name, person] of [['patient', p], ['outsider', outsider], ['other patient', otherPatient]] as const) {
+      const result = await move(callId, new Date(now + 9 * DAY), person.token);
+      expect(result.errors, name).toBeDefined();
+      expect(await followUpState(id), name).toEqual(before);
+    }
+    const cleared = await move(callId, null, outsider.token);
+    expect(cleared.errors).toBeDefined();
+    expect(await followUpState(id)).toEqual(before);
+  });
+});
+
 describe('risk signals', () => {
   async function answer(person: Person, collection: string, body: Record<string, unknown>) {
     const response = await t.api('POST', `/api/${collection}`, { body, token: person.token, headers: UPSERT });

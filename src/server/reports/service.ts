@@ -196,10 +196,15 @@ async function applyOutcome(
     'select m.user_id from app_public.case_members m where m.case_id = $1 and m.acts_as_patient',
     [report.case_id],
   );
+  if (report.outcome === 'rejected') {
+    // The interviewer who finalized decided; recorded in exclusion_changes (0095).
+    await sql.query(`select app_hidden.raise_patient_exclusion($1, 'excluded_during_interview', $2, $3, true)`, [
+      report.case_id,
+      `excluded during the interview: ${rejected.join(', ')}`.slice(0, 2000),
+      report.userId,
+    ]);
+  }
   for (const { user_id } of patients) {
-    if (report.outcome === 'rejected') {
-      await sql.query('update app_public.users set excluded = true, excluded_during_interview = true where id = $1', [user_id]);
-    }
     await sql.query(`insert into app_private.report_mails (user_id, case_id, report_id, kind) values ($1, $2, $3, 'interview_outcome')`, [user_id, report.case_id, report.id]);
     if (report.outcome === 'later' && typeof report.values.register_again_on === 'string') {
       await sql.query(
@@ -208,10 +213,6 @@ async function applyOutcome(
         [user_id, report.case_id, report.id, report.values.register_again_on],
       );
     }
-  }
-  if (report.outcome === 'rejected') {
-    const rejected = Array.isArray(report.values.rejected_reasons) ? (report.values.rejected_reasons as string[]) : [];
-    await sql.query(`update app_public.cases set reason_for_exclusion = $2 where id = $1`, [report.case_id, `excluded during the interview: ${rejected.join(', ')}`.slice(0, 2000)]);
   }
   return workflow;
 }
@@ -293,11 +294,12 @@ export async function recordMissedInterview(services: ReportServices, userId: st
       await sql.query('update app_public.interview_bookings set canceled = true, canceled_at = now() where id = $1', [bookingId]);
     }
     if (excluded) {
-      await sql.query(
-        `update app_public.users u set excluded = true, excluded_for_missing_interview = true
-           from app_public.case_members m where m.case_id = $1 and m.acts_as_patient and u.id = m.user_id`,
-        [booking.case_id],
-      );
+      // The rule decided at the act of the person who recorded the last miss (0095).
+      await sql.query(`select app_hidden.raise_patient_exclusion($1, 'excluded_for_missing_interview', $2, $3)`, [
+        booking.case_id,
+        `Missed ${missed} booked interviews (the limit is ${services.missedInterviewLimit}).`,
+        userId,
+      ]);
       await completeTaskAsServer(sql, services.host, {
         caseId: booking.case_id,
         taskDefinitionKey: 'interviewTask',

@@ -179,6 +179,7 @@ export async function correlateMessage(ctx: CommandContext, input: MessageInput)
     variables: input.processVariables,
     candidates: input.all ? candidates : candidates.slice(0, 2),
   });
+  if (input.messageName === 'dropout') await recordDropouts(sql, matched, input.processVariables);
   if (!input.all && matched.length !== 1) {
     throw new CamundaError(
       400,
@@ -189,6 +190,22 @@ export async function correlateMessage(ctx: CommandContext, input: MessageInput)
     );
   }
   return matched;
+}
+
+/**
+ * A dropout a person sent ends the treatment in the process; the case is marked a dropout with
+ * the sender's reason and the change recorded (0095), once per case however many of its
+ * processes the message reached.
+ */
+async function recordDropouts(sql: Sql, matched: readonly MessageResult[], variables: TypedVariables): Promise<void> {
+  if (matched.length === 0) return;
+  const askForPost = variables.askForPostIfDroppedOut?.value === true;
+  const reason = typeof variables.dropoutReason?.value === 'string' ? variables.dropoutReason.value : null;
+  await sql.query(
+    `select app_hidden.record_dropout_message(c.case_id, $2, $3, app_public.current_user_id())
+       from (select distinct i.case_id from app_public.workflow_instances i where i.id = any ($1::uuid[])) c`,
+    [matched.map((m) => m.processInstanceId), askForPost, reason],
+  );
 }
 
 // Signals -------------------------------------------------------------------------------------------------

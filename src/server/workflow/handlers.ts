@@ -67,11 +67,13 @@ function requireText(inputs: Record<string, unknown>, name: string, topic: strin
   return value.trim();
 }
 
-/** setStage: inputs `stage` (a stage of src/domain/case-stages.ts). */
+/** setStage: inputs `stage` (a stage of src/domain/case-stages.ts); `excluded` also excludes the patient. */
 const setStage: Handler = async ({ sql, caseId, inputs }) => {
   const stage = requireText(inputs, 'stage', 'setStage');
   if (!isKnownStage(stage)) throw new Error(`setStage: "${stage}" is not a known case stage`);
   await sql.query('update app_public.cases set stage = $2 where id = $1', [caseId, stage]);
+  // The excluded stage and the patient's flag agree, and a change of the flag is recorded (0095).
+  if (stage === 'excluded') await sql.query('select app_hidden.confirm_excluded_stage($1)', [caseId]);
   return { stage };
 };
 
