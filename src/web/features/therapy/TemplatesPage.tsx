@@ -113,7 +113,7 @@ function TemplateEditor({ template, defaultType, onSaved }: { template: ContentT
       <TextArea label={t('therapy.templateContent')} hint={checked ? t('therapy.placeholdersHint', { names: LETTER_PLACEHOLDERS.map(asPlaceholder).join(' ') }) : undefined} value={draft.content} rows={14} dir={dir} onChange={set('content')} />
       {unknown.length ? <Alert kind="warning">{t('therapy.unknownPlaceholders', { names: unknown.map(asPlaceholder).join(', ') })}</Alert> : null}
       <section className="therapy-letter" aria-label={t('therapy.preview')} lang={draft.languageCode} dir={dir}>
-        <Markdown source={draft.content} skipTitle={false} />
+        <Markdown source={draft.content} skipTitle={false} lineBreaks={checked} />
       </section>
       {save.error ? <Alert kind="error">{asApiError(save.error).message}</Alert> : null}
       {savedNote ? <p role="status">{t('therapy.templateSaved')}</p> : null}

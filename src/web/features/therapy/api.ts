@@ -29,6 +29,8 @@ export interface Feedback {
   worksheet_id: string;
   author_id: string | null;
   body: string;
+  /** `plain` text, or `markdown` (rendered through the sanitizing Markdown renderer). */
+  format: 'plain' | 'markdown';
   published_at: string | null;
   created_at: string;
 }
