@@ -301,5 +301,10 @@ export async function installWording(file: WordingFile): Promise<{ stored: numbe
   return api<{ stored: number }>('PUT', '/api/wording', { body: file });
 }
 
+/** Saves one wording text (an `instr-…` page text) through the server's wording check. */
+export async function saveWordingText(text: { code: string; locale: string; content: string }): Promise<{ id: string }> {
+  return api<{ id: string }>('PUT', '/api/wording/text', { body: text });
+}
+
 /** After wording is installed: the texts the editor and the forms show for it. */
 export const refetchAfterWording = (client: QueryClient, code: InstrumentCode, locale: string) => client.invalidateQueries({ queryKey: measurementKeys.wording(code, locale) });
