@@ -109,9 +109,11 @@ function SentEntry({ caseId, code, entry, feedback }: { caseId: string; code: Wo
   const { user } = useSession();
   const mine = feedback.find((f) => !f.published_at && f.author_id === user?.id);
   const answered = feedback.some((f) => f.published_at);
-  // An entry still waiting for feedback starts open; answered ones fold away.
+  // An entry still waiting for feedback starts open, an answered one folded; after that the
+  // reader decides (the value never changes, so React leaves the element's state alone).
+  const [startOpen] = useState(!answered);
   return (
-    <details id={`entry-${entry.id}`} className="therapy-entry therapy-entry--staff" open={!answered}>
+    <details id={`entry-${entry.id}`} className="therapy-entry therapy-entry--staff" open={startOpen}>
       <summary>
         {t('therapy.sentOn', { date: formatDate(entry.published_at!, i18n.language) })} · {t(answered ? 'therapy.staffState.feedbackGiven' : 'therapy.staffState.awaitingFeedback')}
       </summary>
