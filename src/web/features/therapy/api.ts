@@ -315,5 +315,6 @@ export async function saveWordingText(text: { code: string; locale: string; cont
   return api<{ id: string }>('PUT', '/api/wording/text', { body: text });
 }
 
-/** After wording is installed: the texts the editor and the forms show for it. */
-export const refetchAfterWording = (client: QueryClient, code: InstrumentCode, locale: string) => client.invalidateQueries({ queryKey: measurementKeys.wording(code, locale) });
+/** After wording is installed: the texts the editor and the forms show for it, and the template list (its page texts). */
+export const refetchAfterWording = (client: QueryClient, code: InstrumentCode, locale: string) =>
+  Promise.all([client.invalidateQueries({ queryKey: measurementKeys.wording(code, locale) }), client.invalidateQueries({ queryKey: templateKeys.all })]);
