@@ -7,6 +7,7 @@
 -- See docs/DECISIONS.md "2026-11 Therapy content, completion".
 
 -- Who the message speaks of and who writes it, for a staff member of the case; nothing otherwise.
+-- A case without a patient yet gives the writer with empty patient fields (no template fits).
 create function app_hidden.message_template_people(case_id uuid)
   returns table (patient_alias text, patient_gender app_public.gender, patient_locale text,
                  writer_alias text, writer_gender app_public.gender, treatment_code text)
@@ -16,10 +17,10 @@ as $$
   select coalesce(p.alias, p.username::text), p.gender, p.locale,
          coalesce(w.alias, w.username::text), w.gender,
          (select a.treatment from app_public.treatment_assignments a where a.case_id = message_template_people.case_id)
-    from app_public.case_members pm
-    join app_public.users p on p.id = pm.user_id
-    join app_public.users w on w.id = app_public.current_user_id()
-   where pm.case_id = message_template_people.case_id and pm.acts_as_patient
+    from app_public.users w
+    left join app_public.case_members pm on pm.case_id = message_template_people.case_id and pm.acts_as_patient
+    left join app_public.users p on p.id = pm.user_id
+   where w.id = app_public.current_user_id()
      and exists (select 1 from app_public.case_members wm
                   where wm.case_id = message_template_people.case_id and wm.user_id = app_public.current_user_id()
                     and not wm.acts_as_patient

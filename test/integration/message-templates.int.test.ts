@@ -124,5 +124,11 @@ describe('message templates in the composer', () => {
     expect(broken.body.message).toMatch(/\{\{shoe_size\}\}/);
     const unknownCase = await render('00000000-0000-4000-8000-000000000000', 'reminder', 'therapist');
     expect(unknownCase.status).toBe(403);
+    // A case without a patient yet: nothing to offer, nothing to fill.
+    const { rows } = await pool().query<{ id: string }>(`insert into app_public.cases (title) values ('no patient yet') returning id`);
+    await addMember(pool(), rows[0]!.id, people.therapist!.username, ['therapist']);
+    expect((await list(rows[0]!.id, 'therapist')).body).toEqual({ language: null, templates: [] });
+    const empty = await render(rows[0]!.id, 'reminder', 'therapist');
+    expect([empty.status, empty.body.message]).toEqual([404, 'This case has no patient yet, so no message template can be filled.']);
   });
 });

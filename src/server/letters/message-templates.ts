@@ -20,10 +20,11 @@ import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
+/** The patient fields are empty while the case has no patient. */
 interface People {
-  patient_alias: string;
+  patient_alias: string | null;
   patient_gender: Gender | null;
-  patient_locale: string;
+  patient_locale: string | null;
   writer_alias: string;
   writer_gender: Gender | null;
   treatment_code: string | null;
@@ -60,6 +61,7 @@ async function caseTemplates(sql: Sql, caseId: string): Promise<{ people: People
 
 /** The best variant of each code for this case (spec §3: language, treatment code, genders). */
 function bestVariants(people: People, templates: readonly MessageTemplateRow[]): Map<string, MessageTemplateRow> {
+  if (people.patient_locale === null) return new Map();
   const wanted = { language: people.patient_locale, treatmentCode: people.treatment_code, readerGender: people.patient_gender, writerGender: people.writer_gender };
   const byCode = new Map<string, MessageTemplateRow[]>();
   for (const template of templates) byCode.set(template.code, [...(byCode.get(template.code) ?? []), template]);
@@ -72,7 +74,7 @@ function bestVariants(people: People, templates: readonly MessageTemplateRow[]):
 }
 
 /** The message templates a staff member may insert in this case, by code. */
-export async function listMessageTemplates(sql: Sql, caseId: string): Promise<{ language: string; templates: MessageTemplateChoice[] }> {
+export async function listMessageTemplates(sql: Sql, caseId: string): Promise<{ language: string | null; templates: MessageTemplateChoice[] }> {
   const { people, templates } = await caseTemplates(sql, caseId);
   const best = bestVariants(people, templates);
   return { language: people.patient_locale, templates: [...best.values()].map((t) => ({ code: t.code, title: t.title })) };
@@ -83,10 +85,11 @@ export async function renderMessageTemplate(sql: Sql, caseId: string, code: stri
   const { people, templates } = await caseTemplates(sql, caseId);
   const template = bestVariants(people, templates).get(code);
   if (!template) {
+    if (people.patient_locale === null) throw notFound('message_template_not_found', 'This case has no patient yet, so no message template can be filled.');
     throw notFound('message_template_not_found', `There is no message template "${code}" in the patient's language (${people.patient_locale}) for this case.`);
   }
   try {
-    const filled = fillTemplate(template, { patient_alias: people.patient_alias, therapist_alias: people.writer_alias }, now);
+    const filled = fillTemplate(template, { patient_alias: people.patient_alias ?? '', therapist_alias: people.writer_alias }, now);
     return { code, templateId: template.id, language: template.language_code, ...filled };
   } catch (error) {
     if (error instanceof PlaceholderError) throw badRequest('template_unfillable', `The template cannot be filled: ${error.message}. Correct it in /admin/templates.`);

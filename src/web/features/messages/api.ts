@@ -124,7 +124,7 @@ export interface FilledMessageTemplate {
 export const messageTemplatesQuery = (caseId: string) =>
   queryOptions({
     queryKey: messageKeys.templates(caseId),
-    queryFn: ({ signal }) => api<{ language: string; templates: MessageTemplateChoice[] }>('GET', `/api/cases/${caseId}/message-templates`, { signal }),
+    queryFn: ({ signal }) => api<{ language: string | null; templates: MessageTemplateChoice[] }>('GET', `/api/cases/${caseId}/message-templates`, { signal }),
   });
 
 /** One template filled for this case: the placeholders come from the server, never the browser. */
