@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseVariant, letterDate, PlaceholderError, renderTemplate, unknownPlaceholders, type Gender, type TemplateVariant } from './letter-templates';
+import { chooseVariant, fillTemplate, letterDate, PlaceholderError, renderTemplate, unknownPlaceholders, type Gender, type TemplateVariant } from './letter-templates';
 
 const GENDERS: Gender[] = ['FEMALE', 'MALE', 'DIVERSE'];
 const LANGUAGES = ['ar', 'de', 'en'] as const;
@@ -59,5 +59,22 @@ describe('letter templates', () => {
   it('an unknown placeholder is named with the known ones', () => {
     expect(unknownPlaceholders('Hi {{patient_alias}} {{ shoe_size }} {{x}} {{x}}')).toEqual(['shoe_size', 'x']);
     expect(() => renderTemplate('Hi {{shoe_size}}', { patient_alias: 'Rim' })).toThrow(/unknown placeholder \{\{shoe_size\}\} \(known: patient_alias, therapist_alias, date\)/);
+  });
+});
+
+describe('fillTemplate (letters and message templates)', () => {
+  const people = { patient_alias: 'Rim', therapist_alias: 'Frau Berg' };
+  const day = new Date('2026-11-24T10:00:00Z');
+
+  it('fills body and subject with the aliases and the day in the template\'s language', () => {
+    expect(fillTemplate({ content: 'Liebe {{patient_alias}}, am {{date}}. {{therapist_alias}}', subject: 'Für {{patient_alias}}', language_code: 'de' }, people, day)).toEqual({
+      body: 'Liebe Rim, am 24. November 2026. Frau Berg',
+      subject: 'Für Rim',
+    });
+    expect(fillTemplate({ content: '{{date}}', subject: null, language_code: 'ar' }, people, day)).toEqual({ body: '٢٤ نوفمبر ٢٠٢٦', subject: null });
+  });
+
+  it('refuses an unfillable placeholder in the subject too', () => {
+    expect(() => fillTemplate({ content: 'Hallo', subject: '{{shoe_size}}', language_code: 'de' }, people, day)).toThrow(PlaceholderError);
   });
 });

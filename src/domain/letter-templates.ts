@@ -90,3 +90,28 @@ export function renderTemplate(text: string, values: Partial<Record<LetterPlaceh
 export function letterDate(date: Date, language: string, timeZone = 'UTC'): string {
   return new Intl.DateTimeFormat(language === 'ar' ? 'ar-EG' : language, { dateStyle: 'long', timeZone }).format(date);
 }
+
+/** A template's text as stored (content and optional subject, in its language). */
+export interface TemplateText {
+  content: string;
+  subject: string | null;
+  language_code: string;
+}
+
+/** The people a letter or message speaks of, as the database gives them for one case and writer. */
+export interface TemplatePeople {
+  patient_alias: string;
+  therapist_alias: string;
+}
+
+/**
+ * Fills a letter or message template for one case and writer: the aliases from the database and
+ * the day in the template's language. Throws a PlaceholderError naming what cannot be filled.
+ */
+export function fillTemplate(template: TemplateText, people: TemplatePeople, now: Date): { subject: string | null; body: string } {
+  const values = { ...people, date: letterDate(now, template.language_code) };
+  return {
+    body: renderTemplate(template.content, values),
+    subject: template.subject ? renderTemplate(template.subject, values) : null,
+  };
+}

@@ -39,8 +39,14 @@ export const ACTS_AS: Record<CaseRole, keyof Involvement> = {
 /** A member who is only the patient writes to the care team; staff may address every group. */
 export function addressableGroups(involvement: Involvement | null): RecipientGroup[] {
   if (!involvement) return [];
-  const staff = involvement.actsAsTherapist || involvement.actsAsSupervisor || involvement.actsAsInterviewer || involvement.actsAsSupporter || involvement.actsAsCounselor;
+  const staff = isCareTeam(involvement);
   return RECIPIENT_GROUPS.filter((g) => staff || g.group !== 'patients').map((g) => g.group);
+}
+
+/** A member with a staff role in the case (they may, for example, insert message templates). */
+export function isCareTeam(involvement: Involvement | null): boolean {
+  if (!involvement) return false;
+  return involvement.actsAsTherapist || involvement.actsAsSupervisor || involvement.actsAsInterviewer || involvement.actsAsSupporter || involvement.actsAsCounselor;
 }
 
 export type RecipientFlags = Record<RecipientFlag, boolean>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkWordingFile } from './wording-file';
+import { checkWordingFile, checkWordingText } from './wording-file';
 
 const LOCALES = ['ar', 'de', 'en'] as const;
 /** Invented texts: never a questionnaire's real wording. */
@@ -100,5 +100,34 @@ describe('checkWordingFile', () => {
         items: { nope: {}, item1: { text: '' } },
       }),
     ).toHaveLength(4);
+  });
+});
+
+describe('checkWordingText (one text saved on its own)', () => {
+  const OPTIONS = { 'instr-gad7-item1-o-0': 'nie', 'instr-gad7-item1-o-1': 'selten', 'instr-gad7-item1-o-2': 'oft', 'instr-gad7-item1-o-3': 'immer' };
+  const problems = (code: string, content: string, stored: Record<string, string>, locale = 'de') => {
+    const result = checkWordingText(code, locale, content, stored, LOCALES);
+    return result.ok ? [] : result.problems;
+  };
+
+  it('accepts an item text whose options are stored, and installs that one text only', () => {
+    const result = checkWordingText('instr-gad7-item1', 'de', 'Neue erfundene Aussage', OPTIONS, LOCALES);
+    expect(result).toEqual({ ok: true, install: { instrument: 'gad7', locale: 'de', texts: [{ code: 'instr-gad7-item1', title: 'gad7 item1', content: 'Neue erfundene Aussage' }] } });
+  });
+
+  it('accepts an option when its item text and the other options are stored, and a title alone', () => {
+    expect(problems('instr-gad7-item1-o-2', 'häufig', { ...OPTIONS, 'instr-gad7-item1': 'Aussage' })).toEqual([]);
+    expect(problems('instr-gad7-title', 'Erfundener Titel', {})).toEqual([]);
+  });
+
+  it('refuses an item text without its options, naming each missing one', () => {
+    expect(problems('instr-gad7-item1', 'Aussage', {})).toEqual(['Item "item1": missing option "0"', 'Item "item1": missing option "1"', 'Item "item1": missing option "2"', 'Item "item1": missing option "3"']);
+  });
+
+  it('refuses an option without its item text, an empty text, an unknown code and a locale not offered', () => {
+    expect(problems('instr-gad7-item1-o-0', 'nie', OPTIONS)).toEqual(['Item "item1" "text": expected a non-empty text']);
+    expect(problems('instr-gad7-title', '   ', {})).toEqual(['"title": expected a non-empty text']);
+    expect(problems('instr-gad7-item99', 'x', {})[0]).toMatch(/"instr-gad7-item99" is not a text of any questionnaire/);
+    expect(problems('instr-gad7-title', 'Titel', {}, 'fr')[0]).toMatch(/Wrong locale "fr"/);
   });
 });

@@ -138,3 +138,53 @@ function checkItem(itemId: string, entry: unknown, codes: readonly string[], pro
   }
   for (const option of Object.keys(options)) if (!codes.includes(option)) problems.push(`Item "${itemId}": unknown option "${option}" (its options are ${codes.join(', ')})`);
 }
+
+/** Which instrument and part a stored wording code (`instr-…`) is, for every instrument. */
+let partsByCode: Map<string, { instrument: InstrumentCode; part: WordingPart }> | undefined;
+function partOfCode(code: string): { instrument: InstrumentCode; part: WordingPart } | undefined {
+  if (!partsByCode) {
+    partsByCode = new Map();
+    for (const instrument of INSTRUMENT_CODES) {
+      for (const part of wordingParts(INSTRUMENTS[instrument])) partsByCode.set(templateCode(instrument, part), { instrument, part });
+    }
+  }
+  return partsByCode.get(code);
+}
+
+/** Whether a content template code is questionnaire wording (a PAGE text the forms read). */
+export const isWordingCode = (code: string): boolean => code.startsWith('instr-');
+
+/**
+ * Checks ONE wording text saved on its own (the template editor's page form, a restored
+ * version) with the same checker as a whole file: the text together with the texts already
+ * stored for the same unit (the title, the instructions, or an item with all its options) must
+ * make a valid wording file. So an item text cannot be stored without its options, an option
+ * without its item's text, an empty text, or a code that is no part of any questionnaire.
+ * `stored` holds the instrument's stored texts in this locale by code.
+ */
+export function checkWordingText(code: string, locale: unknown, content: string, stored: Readonly<Record<string, string>>, locales: readonly Locale[]): WordingCheck {
+  const found = partOfCode(code);
+  if (!found) return { ok: false, problems: [`"${code}" is not a text of any questionnaire: use the codes the wording form shows (docs/WORDING.md)`] };
+  const { instrument, part } = found;
+  const textOf = (p: WordingPart) => {
+    const partCode = templateCode(instrument, p);
+    return partCode === code ? content : stored[partCode];
+  };
+  const file: Record<string, unknown> = { instrument, locale };
+  if (part.kind === 'title' || part.kind === 'instructions') file[part.kind] = content;
+  else {
+    const itemId = part.itemId;
+    const options = Object.fromEntries(
+      optionCodes(wordingParts(INSTRUMENTS[instrument]), itemId).flatMap((option) => {
+        const text = textOf({ kind: 'option', itemId, option });
+        return text === undefined ? [] : [[option, text]];
+      }),
+    );
+    const item: Record<string, unknown> = { text: textOf({ kind: 'item', itemId }) };
+    if (optionCodes(wordingParts(INSTRUMENTS[instrument]), itemId).length > 0) item.options = options;
+    file.items = { [itemId]: item };
+  }
+  const checked = checkWordingFile(file, locales);
+  if (!checked.ok) return checked;
+  return { ok: true, install: { ...checked.install, texts: checked.install.texts.filter((text) => text.code === code) } };
+}

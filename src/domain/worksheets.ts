@@ -63,3 +63,24 @@ export function worksheetState(entries: readonly { published_at: string | null; 
   if (entries.length > 0) return 'draft';
   return 'todo';
 }
+
+/**
+ * A worksheet as the care team sees it in a case: they read sent entries only (a draft is the
+ * patient's own, RLS), so "not sent yet" says nothing about drafts; otherwise whether a sent
+ * entry still waits for feedback, or every sent entry has it.
+ */
+export type StaffWorksheetState = 'notSent' | 'awaitingFeedback' | 'feedbackGiven';
+
+export function staffWorksheetState(entries: readonly { published_at: string | null; has_feedback?: boolean }[]): StaffWorksheetState {
+  const sent = entries.filter((e) => e.published_at !== null);
+  if (sent.length === 0) return 'notSent';
+  return sent.some((e) => !e.has_feedback) ? 'awaitingFeedback' : 'feedbackGiven';
+}
+
+/** Where a worksheet the treatment assigned stands: due, overdue, done (sent), or ended unsent. */
+export type AssignmentStatus = 'due' | 'overdue' | 'done' | 'ended';
+
+export function assignmentStatus(task: { due: string | null; endTime: string | null; deleteReason: string | null }, now: Date): AssignmentStatus {
+  if (task.endTime) return task.deleteReason === 'completed' ? 'done' : 'ended';
+  return task.due && new Date(task.due).getTime() < now.getTime() ? 'overdue' : 'due';
+}

@@ -30,6 +30,7 @@ import { createLogger } from './logger';
 import { registerPageRoutes } from './content/pages';
 import { registerMeasurementRoutes } from './measurements';
 import { registerWordingRoutes } from './content/wording';
+import { registerMessageTemplateRoutes } from './letters/message-templates';
 import { registerExportRoutes } from './questionnaires/export';
 import { registerTrialRoutes } from './trial/routes';
 import { registerDownloadRoutes } from './downloads/routes';
@@ -182,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerPageRoutes(app, db.pool, config);
   registerMeasurementRoutes(app, db.pool, config);
   registerWordingRoutes(app, db.pool, config);
+  registerMessageTemplateRoutes(app, db.pool);
   registerExportRoutes(app, db.pool, config);
   registerReportExportRoutes(app, db.pool, config);
   registerTrialRoutes(app, db.pool);

@@ -5,6 +5,8 @@
  * case page and sends feedback; the patient sees the feedback beside the entry. The therapist
  * writes a German letter from a template and sends it; the patient reads it among their letters.
  * A coordinator edits that template, sees the preview, and restores the earlier version.
+ * The therapist inserts a message template (filled by the server in the patient's Arabic) into
+ * the composer and sends it; the case page shows the worksheets the treatment assigned.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -196,6 +198,53 @@ describe('a thought record and its feedback', () => {
   });
 });
 
+describe('a message template in the composer', () => {
+  it('is filled by the server for the case in the patient\'s language, edited and sent', { timeout: 180_000 }, async () => {
+    await withOwner(t.database.db.pool, (sql) =>
+      sql.query(
+        `insert into app_public.content_templates (type, code, language_code, title, subject, content) values
+           ('MESSAGE', 'session-reminder', 'ar', 'تذكير بالجلسة', 'تذكير', E'مرحبًا {{patient_alias}}،\nنلتقي غدًا كما اتفقنا.\n{{therapist_alias}}'),
+           ('MESSAGE', 'session-reminder', 'de', 'Sitzungserinnerung', 'Erinnerung', E'Hallo {{patient_alias}}')`,
+      ),
+    );
+    const staff = await openSignedInPage(browser, therapist.token, { locale: 'de', width: 1280, height: 900 });
+    opened.push(staff);
+    const page = staff.page;
+    await page.goto(`${t.url}/conversation`);
+    await page.getByRole('button', { name: de.messages.write }).click();
+    // The patient reads Arabic, so the Arabic variant is offered and filled.
+    await page.getByLabel(de.messages.template).selectOption({ label: 'تذكير بالجلسة' });
+    await page.getByRole('button', { name: de.messages.insertTemplate }).click();
+    const body = page.getByRole('textbox', { name: de.messages.body, exact: true });
+    await expect.poll(() => body.inputValue()).toBe('مرحبًا ريم،\nنلتقي غدًا كما اتفقنا.\nFrau Berg');
+    expect(await page.getByLabel(de.messages.subject).inputValue()).toBe('تذكير');
+    await page.getByText(de.messages.templateInserted).waitFor();
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLTextAreaElement | null)?.name)).toBe('body');
+    await body.fill(`${await body.inputValue()}\nالساعة العاشرة.`);
+    await page.getByLabel(de.messages.groups.patients).check();
+    await expectAccessible(page, 'composer with a template (de)');
+    await screenshot(page, 'therapy-message-template-de-1280');
+    await page.getByRole('button', { name: de.common.send, exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: de.common.send, exact: true }).click();
+    await page.getByText(de.messages.sentNotice).waitFor();
+    const { rows } = await t.database.db.pool.query(`select body, sent_at from app_public.case_messages where case_id = $1 and subject = 'تذكير'`, [patient.caseId]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].body).toBe('مرحبًا ريم،\nنلتقي غدًا كما اتفقنا.\nFrau Berg\nالساعة العاشرة.');
+    expect(rows[0].sent_at).not.toBeNull();
+
+    // The same composer on a phone in Arabic fits 360 px.
+    const phone = await openSignedInPage(browser, therapist.token, { locale: 'ar', width: 360, height: 740 });
+    opened.push(phone);
+    await phone.page.goto(`${t.url}/conversation`);
+    await phone.page.getByRole('button', { name: ar.messages.write }).click();
+    await phone.page.getByLabel(ar.messages.template).selectOption({ label: 'تذكير بالجلسة' });
+    await phone.page.getByRole('button', { name: ar.messages.insertTemplate }).click();
+    await phone.page.getByText(ar.messages.templateInserted).waitFor();
+    await expectNoOverflow(phone.page, 'composer with a template (ar, 360)');
+    await screenshot(phone.page, 'therapy-message-template-ar-360');
+  });
+});
+
 describe('the worksheets the treatment assigns (treatment modules)', () => {
   it('come first on /all-exercises with their due date, and show as done once sent', { timeout: 180_000 }, async () => {
     // The demo configuration (workflows/treatment-modules.json): arm cbt, thought record in week 1.
@@ -240,5 +289,26 @@ describe('the worksheets the treatment assigns (treatment modules)', () => {
     await phone.page.getByText(ar.therapy.assignedDone).waitFor();
     await expectNoOverflow(phone.page, 'assigned worksheets (ar, 360)');
     await screenshot(phone.page, 'therapy-modules-ar-360');
+
+    // The therapist sees the same assignments on the case page, with their state, no drafts.
+    await addMember(t.database.db.pool, moduleTherapy.caseId!, therapist.username, ['therapist']);
+    const staff = await openSignedInPage(browser, therapist.token, { locale: 'de', width: 1280, height: 900 });
+    opened.push(staff);
+    await staff.page.goto(`${t.url}/admin/cases/${moduleTherapy.caseId}`);
+    const overview = staff.page.locator('.therapy-assigned-list');
+    await overview.getByRole('link', { name: de.therapy.sheet.cbt_thoughts.title }).waitFor();
+    await expect.poll(() => overview.locator('li').count()).toBe(3);
+    await overview.locator('li').first().getByText(de.therapy.staffAssigned.done).waitFor();
+    await overview.locator('li').first().getByText(de.therapy.staffState.awaitingFeedback).waitFor();
+    await expect.poll(() => overview.getByText(de.therapy.staffState.notSent).count()).toBe(2);
+    await staff.page.getByText('Das schaffe ich nie').waitFor();
+    await expectAccessible(staff.page, 'case exercises with assignments (de)');
+    await screenshot(staff.page, 'therapy-case-assigned-de-1280');
+    const staffPhone = await openSignedInPage(browser, therapist.token, { locale: 'ar', width: 360, height: 740 });
+    opened.push(staffPhone);
+    await staffPhone.page.goto(`${t.url}/admin/cases/${moduleTherapy.caseId}`);
+    await staffPhone.page.locator('.therapy-assigned-list').getByText(ar.therapy.staffAssigned.done).waitFor();
+    await expectNoOverflow(staffPhone.page, 'case exercises (ar, 360)');
+    await screenshot(staffPhone.page, 'therapy-case-assigned-ar-360');
   });
 });

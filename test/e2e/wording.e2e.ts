@@ -52,6 +52,28 @@ describe('questionnaire wording', () => {
     await screenshot(page, 'wording-editor-de-1280');
     expect((await t.api('GET', '/api/wording/gad7?locale=de')).body.texts['instr-gad7-item1-o-2']).toBe('Erfundene Antwort 2');
 
+    // One installed text, opened as an ordinary page, is saved through the same wording check.
+    await page.getByLabel(de.therapy.templateType).selectOption('PAGE');
+    await page.getByRole('button', { name: 'instr-gad7-item1-o-2 · DE' }).click();
+    await page.getByText(de.therapy.wordingTextHint).waitFor();
+    const content = page.getByRole('textbox', { name: de.therapy.templateContent });
+    await content.fill('   ');
+    await page.getByRole('button', { name: de.common.save }).click();
+    await page.getByText(/option "2": expected a non-empty text/).waitFor();
+    expect((await t.api('GET', '/api/wording/gad7?locale=de')).body.texts['instr-gad7-item1-o-2']).toBe('Erfundene Antwort 2');
+    await content.fill('Erfundene Antwort zwei');
+    await page.getByRole('button', { name: de.common.save }).click();
+    await page.getByText(de.therapy.templateSaved).waitFor();
+    await screenshot(page, 'wording-single-text-de-1280');
+    expect((await t.api('GET', '/api/wording/gad7?locale=de')).body.texts['instr-gad7-item1-o-2']).toBe('Erfundene Antwort zwei');
+    // Restoring the earlier version goes through the check too.
+    await page.getByRole('button', { name: 'Version 1 wiederherstellen' }).click();
+    await page.locator('dialog.confirm').getByRole('button', { name: de.therapy.restore }).click();
+    await expect.poll(async () => (await t.api('GET', '/api/wording/gad7?locale=de')).body.texts['instr-gad7-item1-o-2']).toBe('Erfundene Antwort 2');
+    await expect.poll(() => content.inputValue()).toBe('Erfundene Antwort 2');
+    await page.getByRole('button', { name: de.therapy.openWordingForm }).click();
+    await page.getByRole('heading', { name: de.wording.heading }).waitFor();
+
     // On a phone in Arabic the editor reads right to left and fits 360 px.
     const phone = (await openSignedInPage(browser, coordinator.token, { locale: 'ar', width: 360, height: 740 })).page;
     await phone.goto(`${t.url}/admin/templates`);
@@ -67,6 +89,7 @@ describe('questionnaire wording', () => {
     await form.getByText('Erfundener Beispielbogen').first().waitFor();
     await form.getByText('Erfundene Aussage für den Test').waitFor();
     await form.getByText('Erfundene Antwort 3').waitFor();
+    await form.getByText('Erfundene Antwort 2').waitFor();
     await screenshot(form, 'wording-form-de-1280');
     // Item 2 has no installed wording: its neutral label stays.
     await form.locator('[data-item="item2"]').getByText(INSTRUMENTS.gad7.items[1]!.labels.de).waitFor();

@@ -181,3 +181,88 @@ describe('PUT /api/wording (template editor)', () => {
     });
   });
 });
+
+describe('single wording texts in the template editor (PUT /api/wording/text; GraphQL refused)', () => {
+  let coordinator: Awaited<ReturnType<TestApp['user']>>;
+  const item4 = { 'instr-gad7-item4': 'نص تجريبي أربعة', 'instr-gad7-item4-o-0': 'أ', 'instr-gad7-item4-o-1': 'ب', 'instr-gad7-item4-o-2': 'ج', 'instr-gad7-item4-o-3': 'د' };
+  const saveText = (body: unknown, token?: string) => t.api('PUT', '/api/wording/text', { body, ...(token ? { token } : {}) });
+  const templateId = async (code: string, locale: string) =>
+    (await t.database.db.pool.query<{ id: string }>(`select id from app_public.content_templates where type = 'PAGE' and code = $1 and language_code = $2`, [code, locale])).rows[0]?.id;
+
+  beforeAll(async () => {
+    coordinator = await t.user({ flags: ['coordinator'] });
+    const response = await t.api('PUT', '/api/wording', {
+      body: { instrument: 'gad7', locale: 'ar', items: { item4: { text: item4['instr-gad7-item4'], options: { 0: 'أ', 1: 'ب', 2: 'ج', 3: 'د' } } } },
+      token: coordinator.token,
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it('saves one checked text as a new version, keeping the texts beside it', async () => {
+    const response = await saveText({ code: 'instr-gad7-item4', locale: 'ar', content: 'نص معدّل' }, coordinator.token);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect((await t.api('GET', '/api/wording/gad7?locale=ar')).body.texts).toEqual({ ...item4, 'instr-gad7-item4': 'نص معدّل' });
+    const { rows } = await t.database.db.pool.query(`select count(*)::int as n from app_public.content_template_versions where template_id = $1`, [await templateId('instr-gad7-item4', 'ar')]);
+    expect(rows[0].n).toBe(2);
+  });
+
+  it('refuses what the wording checker refuses, naming the problem, and stores nothing', async () => {
+    const before = await installed();
+    const cases: [unknown, string][] = [
+      [{ code: 'instr-gad7-item5', locale: 'ar', content: 'بند بلا خيارات' }, 'Item "item5": missing option "0"'],
+      [{ code: 'instr-gad7-item6-o-1', locale: 'ar', content: 'خيار بلا بند' }, 'Item "item6" "text": expected a non-empty text'],
+      [{ code: 'instr-gad7-item4', locale: 'ar', content: '  ' }, 'expected a non-empty text'],
+      [{ code: 'instr-gad7-item42', locale: 'ar', content: 'x' }, 'is not a text of any questionnaire'],
+      [{ code: 'instr-gad7-title', locale: 'fr', content: 'Titre' }, 'Wrong locale "fr"'],
+      [{ code: 'instr-gad7-title', locale: 'ar' }, 'wrong or missing: content'],
+      [['not', 'an', 'object'], 'Send a JSON object'],
+    ];
+    for (const [body, problem] of cases) {
+      const response = await saveText(body, coordinator.token);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body.message).toContain(problem);
+    }
+    expect(await installed()).toEqual(before);
+  });
+
+  it('lets only coordinators save a text; others are refused and nothing changes', async () => {
+    const before = await installed();
+    const body = { code: 'instr-gad7-item4', locale: 'ar', content: 'ليس لك' };
+    expect((await saveText(body)).status).toBe(401);
+    for (const flag of ['patient', 'therapist', 'supervisor'] as const) {
+      const { token } = await t.user({ flags: [flag] });
+      expect((await saveText(body, token)).status, flag).toBe(403);
+    }
+    expect(await installed()).toEqual(before);
+  });
+
+  it('refuses the ordinary template mutations and version restore for wording; other pages still save', async () => {
+    const before = await installed();
+    const id = await templateId('instr-gad7-item4', 'ar');
+    const update = await t.graphql(
+      `mutation ($id: UUID!) { updateContentTemplateById(input: { id: $id, contentTemplatePatch: { content: "" } }) { contentTemplate { id } } }`,
+      { id },
+      coordinator.token,
+    );
+    expect(update.errors?.[0]?.message).toMatch(/Questionnaire wording \(instr-gad7-item4\) is saved through the questionnaire wording form/);
+    const create = await t.graphql(
+      `mutation { createContentTemplate(input: { contentTemplate: { type: "PAGE", code: "instr-gad7-item7", languageCode: "ar", title: "x", content: "بند" } }) { contentTemplate { id } } }`,
+      {},
+      coordinator.token,
+    );
+    expect(create.errors?.[0]?.message).toMatch(/Questionnaire wording/);
+    const { rows: versions } = await t.database.db.pool.query<{ id: string }>(`select id from app_public.content_template_versions where template_id = $1 order by version`, [id]);
+    const restore = await t.graphql(`mutation ($v: UUID!) { restoreContentTemplateVersion(input: { versionId: $v }) { contentTemplate { id } } }`, { v: versions[0]!.id }, coordinator.token);
+    expect(restore.errors?.[0]?.message).toMatch(/Questionnaire wording/);
+    const remove = await t.graphql(`mutation ($id: UUID!) { deleteContentTemplateById(input: { id: $id }) { contentTemplate { id } } }`, { id }, coordinator.token);
+    expect(remove.errors?.[0]?.message).toMatch(/Questionnaire wording/);
+    expect(await installed()).toEqual(before);
+    const page = await t.graphql(
+      `mutation { createContentTemplate(input: { contentTemplate: { type: "PAGE", code: "leaflet", languageCode: "ar", title: "نشرة", content: "نص" } }) { contentTemplate { code } } }`,
+      {},
+      coordinator.token,
+    );
+    expect(page.errors).toBeUndefined();
+    expect(page.data.createContentTemplate.contentTemplate.code).toBe('leaflet');
+  });
+});

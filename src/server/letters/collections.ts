@@ -5,35 +5,24 @@
  * never from the client, and stores the result as the draft's body and subject. Editing,
  * sending (`published_at`) and immutability are the table's rules (0071).
  */
-import { letterDate, PlaceholderError, renderTemplate } from '../../domain/letter-templates';
+import { fillTemplate, PlaceholderError, type TemplatePeople, type TemplateText } from '../../domain/letter-templates';
 import { defineCollection, RestError, type Row, type WriteContext } from '../rest';
-
-interface TemplateRow {
-  content: string;
-  subject: string | null;
-  language_code: string;
-}
-
-interface People {
-  patient_alias: string;
-  therapist_alias: string;
-}
 
 /** Fills the chosen template for this case; a 400 that names the problem otherwise. */
 async function startFromTemplate(row: Row, ctx: WriteContext): Promise<void> {
-  const { rows: templates } = await ctx.sql.query<TemplateRow>('select content, subject, language_code from app_public.letter_templates where id = $1', [row.template_id]);
+  const { rows: templates } = await ctx.sql.query<TemplateText>('select content, subject, language_code from app_public.letter_templates where id = $1', [row.template_id]);
   const template = templates[0];
   if (!template) throw new RestError(400, 'P0001', 'No letter template with this id', null, 'Choose one of /api/letter_templates.');
-  const { rows: found } = await ctx.sql.query<People>(
+  const { rows: found } = await ctx.sql.query<TemplatePeople>(
     'select patient_alias, writer_alias as therapist_alias from app_hidden.letter_people($1)',
     [row.case_id],
   );
   const people = found[0];
   if (!people) throw new RestError(403, '42501', 'Only a therapist or counselor of the case writes its letters', null, null);
-  const values = { ...people, date: letterDate(new Date(), template.language_code) };
   try {
-    row.body = renderTemplate(template.content, values);
-    row.subject = template.subject ? renderTemplate(template.subject, values) : (row.subject ?? null);
+    const filled = fillTemplate(template, people, new Date());
+    row.body = filled.body;
+    row.subject = filled.subject ?? row.subject ?? null;
   } catch (error) {
     if (error instanceof PlaceholderError) throw new RestError(400, '23514', `The template cannot be filled: ${error.message}`, null, 'Correct the template in /admin/templates.');
     throw error;

@@ -5,6 +5,10 @@
  * - `treatmentModulesPlan`: for the arm in `treatment`, queues one instance of the process per
  *   configured worksheet (variables `worksheet`, `worksheetDue`, `treatment`), each due at the end
  *   of its week counted from `treatmentStart` (the assignment's time; the step's time if absent).
+ * - `treatmentModulesEnd` (workflows/trial.bpmn, when the treatment phase ends normally): queues
+ *   the internal message `treatmentEnded` for the case's processes, which ends the worksheet
+ *   tasks still open, as `dropout` does when a patient drops out. Only the server sends it
+ *   (workflow_calls, migration 0085).
  */
 import type { Config } from '../config';
 import { modulesOfArm, moduleDue } from '../../domain/treatment-modules';
@@ -25,5 +29,8 @@ export function treatmentModuleHandlers(modules: Config['treatmentModules']): Ha
     }
     return { plannedModules: modulesOfArm(modules, arm).length };
   };
-  return { treatmentModulesPlan };
+  const treatmentModulesEnd: Handler = async ({ sql, caseId }) => {
+    await sql.query(`select app_hidden.notify_workflow($1, 'treatmentEnded')`, [caseId]);
+  };
+  return { treatmentModulesPlan, treatmentModulesEnd };
 }

@@ -2,13 +2,15 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { FieldError, FieldErrors } from '../../../domain/accounts';
-import { addressableGroups, flagsFor, type Involvement, type RecipientGroup } from '../../../domain/messages';
+import { addressableGroups, flagsFor, isCareTeam, type Involvement, type RecipientGroup } from '../../../domain/messages';
 import { ApiError } from '../../api/client';
 import { useConfirm } from '../../ui/confirm';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { useDiscardPrompt } from '../../ui/useDiscardPrompt';
 import { Alert, Checkbox, TextArea, TextField, useFieldErrorText } from '../../ui/ui';
-import { createMessage, updateMessage } from './api';
+import { createMessage, updateMessage, type FilledMessageTemplate } from './api';
+import { TemplatePicker } from './TemplatePicker';
+import './messages.css';
 
 /** Sending makes a message final: ask first (spec §8 "send final"). */
 export function confirmSendFinal(confirm: ReturnType<typeof useConfirm>, t: TFunction): Promise<boolean> {
@@ -92,6 +94,8 @@ export function Composer({ caseId, involvement, start, onClose, onSaved, onSent,
   const [error, setError] = useState<ApiError | null>(null);
   const [fields, setFields] = useState<FieldErrors>({});
   const [savedNotice, setSavedNotice] = useState(false);
+  const [insertedNotice, setInsertedNotice] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
   const allowed = addressableGroups(involvement);
   const dirty = subject !== baseline.subject || body !== baseline.body || !sameGroups(groups, baseline.groups);
 
@@ -134,6 +138,16 @@ export function Composer({ caseId, involvement, start, onClose, onSaved, onSent,
     }
   };
 
+  /** A filled template joins the text (after a blank line) and, when it has none yet, the subject. */
+  const insertTemplate = (filled: FilledMessageTemplate) => {
+    setBody((current) => (current.trim() ? `${current.trimEnd()}\n\n${filled.body}` : filled.body));
+    if (filled.subject && !subject.trim()) setSubject(filled.subject);
+    setInsertedNotice(true);
+    setSavedNotice(false);
+    // The writer goes on in the text, which they should read before sending.
+    (form.current?.elements.namedItem('body') as HTMLTextAreaElement | null)?.focus();
+  };
+
   const close = async () => {
     if (dirty && !(await confirm({ title: t('confirmPrompts.closeWithoutSavingTitle'), message: t('confirmPrompts.closeWithoutSavingMessage'), confirmLabel: t('messages.closeAnyway'), danger: true }))) return;
     onDirtyChange(false);
@@ -148,6 +162,7 @@ export function Composer({ caseId, involvement, start, onClose, onSaved, onSent,
       {savedNotice && !dirty ? <Alert kind="success">{t('messages.draftSaved')}</Alert> : null}
       <ErrorAlert error={error} focusOnShow />
       <form
+        ref={form}
         className="form"
         noValidate
         onSubmit={(e: FormEvent) => {
@@ -157,7 +172,9 @@ export function Composer({ caseId, involvement, start, onClose, onSaved, onSent,
       >
         <RecipientChoice allowed={allowed} chosen={groups} errors={fields.recipients} onChange={setGroups} />
         <TextField label={t('messages.subject')} name="subject" dir="auto" maxLength={SUBJECT_MAX} value={subject} onChange={(e) => setSubject(e.target.value)} />
-        <TextArea label={t('messages.body')} name="body" required rows={8} value={body} errors={fields.body} onChange={(e) => setBody(e.target.value)} />
+        {isCareTeam(involvement) ? <TemplatePicker caseId={caseId} onInsert={insertTemplate} /> : null}
+        <TextArea label={t('messages.body')} name="body" required rows={8} value={body} errors={fields.body} onChange={(e) => { setBody(e.target.value); setInsertedNotice(false); }} />
+        {insertedNotice ? <p role="status">{t('messages.templateInserted')}</p> : null}
         <div className="button-row">
           <button type="submit" className="button" disabled={busy}>
             {busy ? t('common.sending') : t('common.send')}

@@ -97,6 +97,7 @@ export const messageKeys = {
   conversation: (caseId: string) => ['messages', 'conversation', caseId] as const,
   myCases: () => ['messages', 'my-cases'] as const,
   unread: () => ['messages', 'unread'] as const,
+  templates: (caseId: string) => ['messages', 'templates', caseId] as const,
 };
 
 export const conversationQuery = (caseId: string) =>
@@ -104,6 +105,32 @@ export const conversationQuery = (caseId: string) =>
     queryKey: messageKeys.conversation(caseId),
     queryFn: async () => (await request(AllMessagesInCase, { caseId })).caseById,
   });
+
+/** A MESSAGE template the care team may insert in this case (by code; the server chose the variant). */
+export interface MessageTemplateChoice {
+  code: string;
+  title: string;
+}
+
+/** A message template filled by the server for the case and the writer. */
+export interface FilledMessageTemplate {
+  code: string;
+  language: string;
+  subject: string | null;
+  body: string;
+}
+
+/** The message templates of a case in its patient's language (the care team of the case only). */
+export const messageTemplatesQuery = (caseId: string) =>
+  queryOptions({
+    queryKey: messageKeys.templates(caseId),
+    queryFn: ({ signal }) => api<{ language: string | null; templates: MessageTemplateChoice[] }>('GET', `/api/cases/${caseId}/message-templates`, { signal }),
+  });
+
+/** One template filled for this case: the placeholders come from the server, never the browser. */
+export function fillMessageTemplate(caseId: string, code: string): Promise<FilledMessageTemplate> {
+  return api<FilledMessageTemplate>('GET', `/api/cases/${caseId}/message-templates/${encodeURIComponent(code)}`);
+}
 
 /** The staff case picker; polled with the unread count so its per-case counts stay current. */
 export const myCasesQuery = () =>

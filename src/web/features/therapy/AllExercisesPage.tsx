@@ -12,7 +12,7 @@ import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Page, Spinner } from '../../ui/ui';
 import { asApiError } from '../../api/query';
-import { caseWorksheetsQuery, worksheetTasksQuery, type CaseWorksheets, type WorksheetTask } from './api';
+import { caseWorksheetsQuery, entriesWithFeedback, worksheetTasksQuery, type CaseWorksheets, type WorksheetTask } from './api';
 import { WorksheetForm } from './WorksheetForm';
 import { formatDate, StateBadge } from './WorksheetParts';
 import './therapy.css';
@@ -28,11 +28,9 @@ export function AllExercisesPage() {
 }
 
 /** The state of each worksheet from its entries and the sent feedback on them. */
-export function statesOf(data: CaseWorksheets): Record<WorksheetCode, ReturnType<typeof worksheetState>> {
-  const answered = new Set(data.feedback.filter((f) => f.published_at).map((f) => f.worksheet_id));
-  return Object.fromEntries(
-    WORKSHEET_CODES.map((code) => [code, worksheetState(data.entries[code].map((e) => ({ published_at: e.published_at, has_feedback: answered.has(e.id) })))]),
-  ) as Record<WorksheetCode, ReturnType<typeof worksheetState>>;
+function statesOf(data: CaseWorksheets): Record<WorksheetCode, ReturnType<typeof worksheetState>> {
+  const entries = entriesWithFeedback(data);
+  return Object.fromEntries(WORKSHEET_CODES.map((code) => [code, worksheetState(entries[code])])) as Record<WorksheetCode, ReturnType<typeof worksheetState>>;
 }
 
 function Exercises({ caseId, userId }: { caseId: string; userId: string }) {
@@ -55,7 +53,8 @@ function Exercises({ caseId, userId }: { caseId: string; userId: string }) {
   const data = query.data;
   const states = statesOf(data);
   const answered = new Set(data.feedback.filter((f) => f.published_at).map((f) => f.worksheet_id));
-  const assigned = new Map((tasks.data ?? []).map((task) => [task.worksheet, task]));
+  // A task that ended unsent (dropout, the treatment ended) is no longer the patient's to do.
+  const assigned = new Map((tasks.data ?? []).filter((task) => task.status !== 'ended').map((task) => [task.worksheet, task]));
   return (
     <>
       <ErrorAlert error={tasks.error ? asApiError(tasks.error) : null} />
@@ -91,7 +90,7 @@ function Exercises({ caseId, userId }: { caseId: string; userId: string }) {
 }
 
 /** The assigned worksheets first, by due date (the tasks come sorted), then the others. */
-function assignedFirst(assigned: Map<WorksheetCode, WorksheetTask>): WorksheetCode[] {
+export function assignedFirst(assigned: ReadonlyMap<WorksheetCode, WorksheetTask>): WorksheetCode[] {
   return [...assigned.keys(), ...WORKSHEET_CODES.filter((code) => !assigned.has(code))];
 }
 

@@ -1,51 +1,106 @@
 /**
- * The worksheets of one case for its care team (mounted on the case page): each worksheet's
- * state and sent entries, the feedback already sent, and for therapists and counselors a
- * feedback form whose sending asks for confirmation (spec §8). Drafts are never shown here:
- * the database gives staff sent entries only.
+ * The worksheets of one case for its care team (mounted on the case page): first the worksheets
+ * the treatment assigned (treatment modules), each with its due date or how it ended and its
+ * state; then every worksheet with its sent entries, the feedback already sent, and for
+ * therapists and counselors a feedback form whose sending asks for confirmation (spec §8).
+ * Drafts are never shown or hinted at: the database gives staff sent entries only, so a
+ * worksheet without a sent entry is "not sent yet".
  */
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { WORKSHEET_CODES, type WorksheetCode } from '../../../domain/worksheets';
+import { staffWorksheetState, WORKSHEET_CODES, type StaffWorksheetState, type WorksheetCode } from '../../../domain/worksheets';
 import { asApiError } from '../../api/query';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { useConfirm } from '../../ui/confirm';
 import { Spinner, TextArea } from '../../ui/ui';
-import { caseWorksheetsQuery, refetchAfterWorksheet, saveFeedback, type CaseWorksheets, type Feedback, type WorksheetEntry } from './api';
-import { statesOf } from './AllExercisesPage';
-import { EntryFields, FeedbackList, formatDate, StateBadge } from './WorksheetParts';
+import { caseWorksheetsQuery, entriesWithFeedback, refetchAfterWorksheet, saveFeedback, worksheetTasksQuery, type CaseWorksheets, type Feedback, type WorksheetEntry, type WorksheetTask } from './api';
+import { assignedFirst } from './AllExercisesPage';
+import { EntryFields, FeedbackList, formatDate } from './WorksheetParts';
 import './therapy.css';
 
 export function CaseExercisesSection({ caseId }: { caseId: string }) {
   const { t } = useTranslation();
   const query = useQuery(caseWorksheetsQuery(caseId));
+  const tasks = useQuery(worksheetTasksQuery(caseId));
   return (
     <section className="card" aria-labelledby="case-exercises">
       <h2 id="case-exercises">{t('therapy.caseExercisesTitle')}</h2>
-      {query.error ? <ErrorAlert error={asApiError(query.error)} /> : query.isPending ? <Spinner /> : <Sheets caseId={caseId} data={query.data} />}
+      <ErrorAlert error={tasks.error ? asApiError(tasks.error) : null} />
+      {query.error ? (
+        <ErrorAlert error={asApiError(query.error)} />
+      ) : query.isPending || tasks.isPending ? (
+        <Spinner />
+      ) : (
+        <Sheets caseId={caseId} data={query.data} tasks={tasks.data ?? []} />
+      )}
     </section>
   );
 }
 
-function Sheets({ caseId, data }: { caseId: string; data: CaseWorksheets }) {
+/** The care team's state of each worksheet from its sent entries and the sent feedback. */
+function staffStatesOf(data: CaseWorksheets): Record<WorksheetCode, StaffWorksheetState> {
+  const entries = entriesWithFeedback(data);
+  return Object.fromEntries(WORKSHEET_CODES.map((code) => [code, staffWorksheetState(entries[code])])) as Record<WorksheetCode, StaffWorksheetState>;
+}
+
+function StaffBadge({ state }: { state: StaffWorksheetState }) {
   const { t } = useTranslation();
-  const states = statesOf(data);
+  const look = { notSent: 'todo', awaitingFeedback: 'sent', feedbackGiven: 'feedback' }[state];
+  return <span className={`therapy-badge therapy-badge--${look}`}>{t(`therapy.staffState.${state}`)}</span>;
+}
+
+/** "Assigned, due by …", overdue, done, or no longer due, for a worksheet of the treatment. */
+function AssignmentLine({ task }: { task: WorksheetTask }) {
+  const { t, i18n } = useTranslation();
+  const date = task.due ? formatDate(task.due, i18n.language) : '';
+  const key = task.status === 'due' && !task.due ? 'therapy.staffAssigned.undated' : `therapy.staffAssigned.${task.status}`;
+  return <span className={`therapy-assigned therapy-assigned--${task.status}`}>{t(key, { date })}</span>;
+}
+
+/** The worksheets the treatment assigned, at a glance, each linking to its place below. */
+function Assigned({ tasks, states }: { tasks: WorksheetTask[]; states: Record<WorksheetCode, StaffWorksheetState> }) {
+  const { t } = useTranslation();
+  if (tasks.length === 0) return <p>{t('therapy.noneAssigned')}</p>;
   return (
-    <ul className="therapy-sheets">
-      {WORKSHEET_CODES.map((code) => (
-        <li key={code} className="therapy-sheet">
-          <div className="therapy-sheet__head">
-            <h3>{t(`therapy.sheet.${code}.title`)}</h3>
-            <StateBadge state={states[code] === 'draft' ? 'todo' : states[code]} />
-          </div>
-          {data.entries[code].map((entry) => (
-            <SentEntry key={entry.id} caseId={caseId} code={code} entry={entry} feedback={data.feedback.filter((f) => f.worksheet_id === entry.id)} />
-          ))}
-        </li>
-      ))}
-    </ul>
+    <>
+      <h3>{t('therapy.assignedTitle')}</h3>
+      <ul className="therapy-assigned-list">
+        {tasks.map((task) => (
+          <li key={task.id}>
+            <a href={`#sheet-${task.worksheet}`}>{t(`therapy.sheet.${task.worksheet}.title`)}</a>
+            <AssignmentLine task={task} />
+            <StaffBadge state={states[task.worksheet]} />
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function Sheets({ caseId, data, tasks }: { caseId: string; data: CaseWorksheets; tasks: WorksheetTask[] }) {
+  const { t } = useTranslation();
+  const states = staffStatesOf(data);
+  const assigned = new Map(tasks.map((task) => [task.worksheet, task]));
+  return (
+    <>
+      <Assigned tasks={tasks} states={states} />
+      <ul className="therapy-sheets">
+        {assignedFirst(assigned).map((code) => (
+          <li key={code} id={`sheet-${code}`} className="therapy-sheet" tabIndex={-1}>
+            <div className="therapy-sheet__head">
+              <h3>{t(`therapy.sheet.${code}.title`)}</h3>
+              <StaffBadge state={states[code]} />
+            </div>
+            {assigned.get(code) ? <AssignmentLine task={assigned.get(code)!} /> : null}
+            {data.entries[code].map((entry) => (
+              <SentEntry key={entry.id} caseId={caseId} code={code} entry={entry} feedback={data.feedback.filter((f) => f.worksheet_id === entry.id)} />
+            ))}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
@@ -53,13 +108,19 @@ function SentEntry({ caseId, code, entry, feedback }: { caseId: string; code: Wo
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const mine = feedback.find((f) => !f.published_at && f.author_id === user?.id);
+  const answered = feedback.some((f) => f.published_at);
+  // An entry still waiting for feedback starts open, an answered one folded; after that the
+  // reader decides (the value never changes, so React leaves the element's state alone).
+  const [startOpen] = useState(!answered);
   return (
-    <article className="therapy-entry therapy-entry--staff">
-      <h4>{t('therapy.sentOn', { date: formatDate(entry.published_at!, i18n.language) })}</h4>
+    <details id={`entry-${entry.id}`} className="therapy-entry therapy-entry--staff" open={startOpen}>
+      <summary>
+        {t('therapy.sentOn', { date: formatDate(entry.published_at!, i18n.language) })} · {t(answered ? 'therapy.staffState.feedbackGiven' : 'therapy.staffState.awaitingFeedback')}
+      </summary>
       <EntryFields code={code} entry={entry} />
       <FeedbackList feedback={feedback} />
-      {feedback.some((f) => f.published_at) ? null : <FeedbackForm caseId={caseId} code={code} entryId={entry.id} draft={mine} />}
-    </article>
+      {answered ? null : <FeedbackForm caseId={caseId} code={code} entryId={entry.id} draft={mine} />}
+    </details>
   );
 }
 

@@ -12,7 +12,7 @@ import { ErrorAlert } from '../../ui/ErrorAlert';
 import { useConfirm } from '../../ui/confirm';
 import { SelectField, Spinner, TextArea, TextField } from '../../ui/ui';
 import { caseLettersQuery, letterTemplatesQuery, refetchAfterLetter, saveLetter, startLetter, type Letter } from './api';
-import { formatDate } from './WorksheetParts';
+import { formatDate, LetterBody } from './WorksheetParts';
 import './therapy.css';
 
 export function CaseLettersSection({ caseId }: { caseId: string }) {
@@ -65,7 +65,7 @@ function SentLetter({ letter }: { letter: Letter }) {
     <article className="therapy-letter" lang={letter.language_code} dir={letter.language_code === 'ar' ? 'rtl' : 'ltr'}>
       <p className="therapy-letter__meta" lang={i18n.language} dir="auto">{t('therapy.sentOn', { date: formatDate(letter.published_at!, i18n.language) })}</p>
       {letter.subject ? <h3>{letter.subject}</h3> : null}
-      <div className="therapy-letter__body">{letter.body}</div>
+      <LetterBody body={letter.body} />
     </article>
   );
 }
@@ -95,7 +95,7 @@ function LetterEditor({ letter }: { letter: Letter }) {
       {preview ? (
         <article className="therapy-letter" aria-label={t('therapy.preview')} lang={letter.language_code} dir={dir}>
           {subject ? <h3>{subject}</h3> : null}
-          <div className="therapy-letter__body">{body}</div>
+          <LetterBody body={body} />
         </article>
       ) : null}
       {note ? <p role="status">{t('therapy.letterDraftSaved')}</p> : null}

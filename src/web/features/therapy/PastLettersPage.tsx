@@ -9,7 +9,7 @@ import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Page, Spinner } from '../../ui/ui';
 import { caseLettersQuery } from './api';
-import { formatDate } from './WorksheetParts';
+import { formatDate, LetterBody } from './WorksheetParts';
 import './therapy.css';
 
 export function PastLettersPage() {
@@ -38,7 +38,7 @@ function Letters({ caseId }: { caseId: string }) {
         <article key={letter.id} className="therapy-letter" lang={letter.language_code} dir={letter.language_code === 'ar' ? 'rtl' : 'ltr'}>
           <p className="therapy-letter__meta" lang={i18n.language} dir="auto">{formatDate(letter.published_at!, i18n.language)}</p>
           {letter.subject ? <h2>{letter.subject}</h2> : null}
-          <div className="therapy-letter__body">{letter.body}</div>
+          <LetterBody body={letter.body} />
         </article>
       ))}
     </>

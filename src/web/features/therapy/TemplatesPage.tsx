@@ -9,12 +9,13 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { asPlaceholder, LETTER_PLACEHOLDERS, unknownPlaceholders } from '../../../domain/letter-templates';
+import { isWordingCode } from '../../../domain/wording-file';
 import { asApiError } from '../../api/query';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { useConfirm } from '../../ui/confirm';
 import { Alert, Page, SelectField, Spinner, TextArea, TextField } from '../../ui/ui';
 import { Markdown } from '../content/markdown';
-import { contentTemplatesQuery, refetchAfterTemplate, restoreVersion, saveTemplate, templateVersionsQuery, type ContentTemplate, type TemplateDraft } from './api';
+import { contentTemplatesQuery, refetchAfterTemplate, restoreVersion, saveTemplate, saveWordingText, templateVersionsQuery, type ContentTemplate, type TemplateDraft } from './api';
 import { formatDate } from './WorksheetParts';
 import { WordingEditor } from './WordingEditor';
 import './therapy.css';
@@ -70,13 +71,21 @@ export function TemplatesPage() {
           )}
         </div>
         {type === WORDING ? <WordingEditor /> : null}
-        {open && type !== WORDING ? <TemplateEditor key={open.id ?? 'new'} template={current} defaultType={type} onSaved={(id) => setOpen({ id })} /> : null}
+        {open && type !== WORDING ? (
+          <TemplateEditor key={open.id ?? 'new'} template={current} defaultType={type} onSaved={(id) => setOpen({ id })} onOpenWording={() => { setType(WORDING); setOpen(null); }} />
+        ) : null}
       </div>
     </Page>
   );
 }
 
-function TemplateEditor({ template, defaultType, onSaved }: { template: ContentTemplate | undefined; defaultType: string; onSaved(id: string): void }) {
+/**
+ * Questionnaire wording (`instr-…` page texts) is saved through the server's wording check
+ * (PUT /api/wording/text), never the ordinary mutation, which the database refuses for it.
+ */
+const wordingOf = (draft: TemplateDraft) => (draft.type === 'PAGE' && isWordingCode(draft.code) ? { code: draft.code, locale: draft.languageCode } : null);
+
+function TemplateEditor({ template, defaultType, onSaved, onOpenWording }: { template: ContentTemplate | undefined; defaultType: string; onSaved(id: string): void; onOpenWording(): void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [draft, setDraft] = useState<TemplateDraft>(() => (template ? draftOf(template) : { ...EMPTY, type: defaultType }));
@@ -85,8 +94,9 @@ function TemplateEditor({ template, defaultType, onSaved }: { template: ContentT
     setDraft((d) => ({ ...d, [key]: e.target.value }));
     setSavedNote(false);
   };
+  const wording = wordingOf(draft);
   const save = useMutation({
-    mutationFn: () => saveTemplate(template?.id ?? null, draft),
+    mutationFn: () => (wording ? saveWordingText({ ...wording, content: draft.content }) : saveTemplate(template?.id ?? null, draft)),
     onSuccess: (saved) => {
       setSavedNote(true);
       onSaved(saved.id);
@@ -111,18 +121,31 @@ function TemplateEditor({ template, defaultType, onSaved }: { template: ContentT
       <TextField label={t('therapy.templateTitle')} value={draft.title} required maxLength={300} dir={dir} onChange={set('title')} />
       <TextField label={t('therapy.letterSubject')} value={draft.subject} maxLength={300} dir={dir} onChange={set('subject')} />
       <TextArea label={t('therapy.templateContent')} hint={checked ? t('therapy.placeholdersHint', { names: LETTER_PLACEHOLDERS.map(asPlaceholder).join(' ') }) : undefined} value={draft.content} rows={14} dir={dir} onChange={set('content')} />
+      {wording ? (
+        <Alert kind="info">
+          {t('therapy.wordingTextHint')}{' '}
+          <button type="button" className="therapy-link" onClick={onOpenWording}>
+            {t('therapy.openWordingForm')}
+          </button>
+        </Alert>
+      ) : null}
       {unknown.length ? <Alert kind="warning">{t('therapy.unknownPlaceholders', { names: unknown.map(asPlaceholder).join(', ') })}</Alert> : null}
       <section className="therapy-letter" aria-label={t('therapy.preview')} lang={draft.languageCode} dir={dir}>
-        <Markdown source={draft.content} skipTitle={false} />
+        <Markdown source={draft.content} skipTitle={false} lineBreaks={checked} />
       </section>
-      {save.error ? <Alert kind="error">{asApiError(save.error).message}</Alert> : null}
+      {save.error ? (
+        <Alert kind="error">
+          <span className="wording-problems">{asApiError(save.error).message}</span>
+        </Alert>
+      ) : null}
       {savedNote ? <p role="status">{t('therapy.templateSaved')}</p> : null}
       <button type="submit" className="button" disabled={save.isPending || unknown.length > 0 || !draft.title.trim() || !draft.code.trim()}>
         {t('common.save')}
       </button>
       {template ? (
         <Versions
-          id={template.id}
+          template={template}
+          wording={wording}
           onRestored={(restored) => {
             setDraft(draftOf(restored));
             setSavedNote(false);
@@ -133,12 +156,17 @@ function TemplateEditor({ template, defaultType, onSaved }: { template: ContentT
   );
 }
 
-function Versions({ id, onRestored }: { id: string; onRestored(template: ContentTemplate): void }) {
+type Version = { id: string; version: number; content: string };
+
+function Versions({ template, wording, onRestored }: { template: ContentTemplate; wording: { code: string; locale: string } | null; onRestored(template: ContentTemplate): void }) {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const confirm = useConfirm();
-  const versions = useQuery(templateVersionsQuery(id));
-  const restore = useMutation({ mutationFn: restoreVersion, onSuccess: onRestored, onSettled: () => refetchAfterTemplate(client) });
+  const versions = useQuery(templateVersionsQuery(template.id));
+  // An earlier wording text comes back through the wording check like any other save.
+  const restoreOne = async (v: Version): Promise<ContentTemplate> =>
+    wording ? (await saveWordingText({ ...wording, content: v.content }), { ...template, content: v.content }) : restoreVersion(v.id);
+  const restore = useMutation({ mutationFn: restoreOne, onSuccess: onRestored, onSettled: () => refetchAfterTemplate(client) });
   return (
     <section aria-labelledby="template-versions">
       <h3 id="template-versions">{t('therapy.versions')}</h3>
@@ -155,7 +183,7 @@ function Versions({ id, onRestored }: { id: string; onRestored(template: Content
                 type="button"
                 className="button button--secondary button--small"
                 onClick={async () => {
-                  if (await confirm({ title: t('therapy.restoreTitle'), message: t('therapy.restoreMessage', { version: v.version }), confirmLabel: t('therapy.restore') })) restore.mutate(v.id);
+                  if (await confirm({ title: t('therapy.restoreTitle'), message: t('therapy.restoreMessage', { version: v.version }), confirmLabel: t('therapy.restore') })) restore.mutate(v);
                 }}
               >
                 {t('therapy.restoreVersion', { version: v.version })}

@@ -1,9 +1,10 @@
 /**
  * Pieces shared by the patient's worksheets and the staff's case section: a sent entry shown
- * read-only, the state badge, and the feedback under an entry.
+ * read-only, the state badge, the feedback under an entry, and a letter's text (Markdown).
  */
 import { useTranslation } from 'react-i18next';
 import { WORKSHEETS, type WorksheetCode, type WorksheetState } from '../../../domain/worksheets';
+import { Markdown } from '../content/markdown';
 import type { Feedback, WorksheetEntry } from './api';
 
 export function StateBadge({ state }: { state: WorksheetState }) {
@@ -36,6 +37,15 @@ export function EntryFields({ code, entry }: { code: WorksheetCode; entry: Works
   );
 }
 
+/** A letter's text: Markdown (it usually starts from a template), line breaks as typed. */
+export function LetterBody({ body }: { body: string }) {
+  return (
+    <div className="therapy-letter__body">
+      <Markdown source={body} skipTitle={false} lineBreaks />
+    </div>
+  );
+}
+
 export function FeedbackList({ feedback }: { feedback: Feedback[] }) {
   const { t, i18n } = useTranslation();
   const sent = feedback.filter((f) => f.published_at);
@@ -47,7 +57,13 @@ export function FeedbackList({ feedback }: { feedback: Feedback[] }) {
           <h4>
             {t('therapy.feedbackTitle')} · {formatDate(f.published_at!, i18n.language)}
           </h4>
-          <p dir="auto">{f.body}</p>
+          {f.format === 'markdown' ? (
+            <div dir="auto">
+              <Markdown source={f.body} skipTitle={false} lineBreaks />
+            </div>
+          ) : (
+            <p dir="auto">{f.body}</p>
+          )}
         </section>
       ))}
     </div>

@@ -5,7 +5,7 @@
  * stamps its own time and refuses any later change).
  */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { WORKSHEET_CODES, type WorksheetCode } from '../../../domain/worksheets';
+import { assignmentStatus, WORKSHEET_CODES, type AssignmentStatus, type WorksheetCode } from '../../../domain/worksheets';
 import type { AnswerChanges } from '../../../domain/questionnaire-form';
 import type { InstrumentCode } from '../../../domain/instruments';
 import { api } from '../../api/client';
@@ -29,6 +29,8 @@ export interface Feedback {
   worksheet_id: string;
   author_id: string | null;
   body: string;
+  /** `plain` text, or `markdown` (rendered through the sanitizing Markdown renderer). */
+  format: 'plain' | 'markdown';
   published_at: string | null;
   created_at: string;
 }
@@ -59,6 +61,14 @@ export const caseWorksheetsQuery = (caseId: string) =>
     },
   });
 
+/** Each worksheet's entries with whether sent feedback answers them (what the states are made of). */
+export function entriesWithFeedback(data: CaseWorksheets): Record<WorksheetCode, { published_at: string | null; has_feedback: boolean }[]> {
+  const answered = new Set(data.feedback.filter((f) => f.published_at).map((f) => f.worksheet_id));
+  return Object.fromEntries(
+    WORKSHEET_CODES.map((code) => [code, data.entries[code].map((e) => ({ published_at: e.published_at, has_feedback: answered.has(e.id) }))]),
+  ) as Record<WorksheetCode, { published_at: string | null; has_feedback: boolean }[]>;
+}
+
 /**
  * The worksheets the treatment assigned as tasks (workflows/treatment-modules.bpmn): one task
  * per worksheet, its business key the worksheet code; sending the worksheet completes it.
@@ -77,6 +87,8 @@ export interface WorksheetTask {
   worksheet: WorksheetCode;
   due: string | null;
   done: boolean;
+  /** Due, overdue, done (sent), or ended unsent (dropout, the treatment ended, cancelled). */
+  status: AssignmentStatus;
 }
 
 export const worksheetTasksQuery = (caseId: string) =>
@@ -89,9 +101,8 @@ export const worksheetTasksQuery = (caseId: string) =>
         const instance = task.workflowInstanceByProcessInstanceId;
         const worksheet = instance?.businessKey;
         if (instance?.definitionKey !== 'treatment-modules' || !(WORKSHEET_CODES as readonly string[]).includes(worksheet ?? '')) continue;
-        // A task ended as "deleted" (the process was cancelled) is no longer assigned.
-        if (task.endTime && task.deleteReason !== 'completed') continue;
-        tasks.push({ id: task.id, worksheet: worksheet as WorksheetCode, due: task.due ?? null, done: Boolean(task.endTime) });
+        const status = assignmentStatus({ due: task.due ?? null, endTime: task.endTime ?? null, deleteReason: task.deleteReason ?? null }, new Date());
+        tasks.push({ id: task.id, worksheet: worksheet as WorksheetCode, due: task.due ?? null, done: status === 'done', status });
       }
       return tasks;
     },
@@ -299,5 +310,11 @@ export async function installWording(file: WordingFile): Promise<{ stored: numbe
   return api<{ stored: number }>('PUT', '/api/wording', { body: file });
 }
 
-/** After wording is installed: the texts the editor and the forms show for it. */
-export const refetchAfterWording = (client: QueryClient, code: InstrumentCode, locale: string) => client.invalidateQueries({ queryKey: measurementKeys.wording(code, locale) });
+/** Saves one wording text (an `instr-…` page text) through the server's wording check. */
+export async function saveWordingText(text: { code: string; locale: string; content: string }): Promise<{ id: string }> {
+  return api<{ id: string }>('PUT', '/api/wording/text', { body: text });
+}
+
+/** After wording is installed: the texts the editor and the forms show for it, and the template list (its page texts). */
+export const refetchAfterWording = (client: QueryClient, code: InstrumentCode, locale: string) =>
+  Promise.all([client.invalidateQueries({ queryKey: measurementKeys.wording(code, locale) }), client.invalidateQueries({ queryKey: templateKeys.all })]);

@@ -1,0 +1,129 @@
+/**
+ * A treatment that ends normally ends the worksheet tasks it assigned (issue 14): the trial's
+ * treatment phase completes, its service task `treatmentModulesEnd` queues `treatmentEnded`,
+ * and the open worksheet tasks of that case (workflows/treatment-modules.bpmn) end; a case still
+ * in treatment keeps its own. Nobody may send `treatmentEnded` by hand (a refusal changes nothing).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember } from '../../src/server/admin/accounts';
+import { startTestApp, type TestApp } from '../helpers/app';
+
+const MODULES = {
+  a: [
+    { worksheet: 'cbt_thoughts', week: 1 },
+    { worksheet: 'cbt_reframings', week: 2 },
+  ],
+  b: [
+    { worksheet: 'ipt_relationships', week: 1 },
+    { worksheet: 'ipt_conflicts', week: 2 },
+  ],
+};
+
+let t: TestApp;
+type Person = Awaited<ReturnType<TestApp['user']>>;
+let coordinator: Person, therapist: Person, interviewer: Person;
+const pool = () => t.database.db.pool;
+
+beforeAll(async () => {
+  t = await startTestApp({ TREATMENT_MODULES: JSON.stringify(MODULES) });
+  coordinator = await t.user({ flags: ['coordinator'] });
+  therapist = await t.user({ flags: ['therapist'] });
+  interviewer = await t.user({ flags: ['interviewer'] });
+  const allocation = await t.api('POST', '/api/trial/allocation', {
+    token: coordinator.token,
+    body: { method: 'blocks', arms: [{ code: 'a', ratio: 1 }, { code: 'b', ratio: 1 }], factors: [] },
+  });
+  expect(allocation.status).toBe(201);
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+async function notify(caseId: string, message: string, variables: Record<string, unknown> = {}) {
+  await pool().query('select app_hidden.notify_workflow($1, $2, $3)', [caseId, message, JSON.stringify(variables)]);
+  await t.sanad.workflow.tick();
+}
+
+async function openTask(caseId: string, key: string): Promise<string> {
+  const { rows } = await pool().query('select id from app_public.workflow_tasks where case_id = $1 and task_definition_key = $2 and end_time is null', [caseId, key]);
+  expect(rows, `open task ${key}`).toHaveLength(1);
+  return rows[0].id;
+}
+
+async function submit(taskId: string, token: string, variables: Record<string, unknown> = {}) {
+  const answer = await t.api('POST', `/api/workflow/rest/task/${taskId}/submit-form`, { token, body: { variables } });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(204);
+  await t.sanad.workflow.tick();
+}
+
+/** Registration to the treatment phase: screened in, interviewed, randomized, pre done. */
+async function caseInTreatment(): Promise<{ patient: Person; caseId: string }> {
+  const patient = await t.user({ flags: ['patient'] });
+  const caseId = patient.caseId!;
+  await addMember(pool(), caseId, therapist.username, ['therapist']);
+  await addMember(pool(), caseId, interviewer.username, ['interviewer']);
+  await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [caseId]);
+  await t.sanad.workflow.tick();
+  await notify(caseId, 'screeningCompleted', { excluded: { value: false, type: 'Boolean' }, exclusionReasons: { value: '', type: 'String' } });
+  await notify(caseId, 'interviewBooked', { offerId: { value: `offer-${caseId}`, type: 'String' }, startsAt: { value: new Date(Date.now() + 86_400_000).toISOString(), type: 'Date' } });
+  await submit(await openTask(caseId, 'interviewTask'), interviewer.token, { outcome: { value: 'depression', type: 'String' } });
+  await submit(await openTask(caseId, 'randomizeTask'), coordinator.token);
+  await t.sanad.workflow.tick();
+  await openTask(caseId, 'preTask');
+  await notify(caseId, 'preMeasurementCompleted', { timeOfMeasurement: { value: 'pre', type: 'String' } });
+  await openTask(caseId, 'therapistTreatmentTask');
+  return { patient, caseId };
+}
+
+async function worksheetTasks(caseId: string) {
+  const { rows } = await pool().query(
+    `select t.end_time, t.delete_reason from app_public.workflow_tasks t join app_public.workflow_instances i on i.id = t.process_instance_id
+      where t.case_id = $1 and i.definition_key = 'treatment-modules' order by t.due`,
+    [caseId],
+  );
+  return rows as { end_time: Date | null; delete_reason: string | null }[];
+}
+
+describe('the end of the treatment ends the worksheet tasks', () => {
+  let closing: { patient: Person; caseId: string };
+  let running: { patient: Person; caseId: string };
+
+  beforeAll(async () => {
+    closing = await caseInTreatment();
+    running = await caseInTreatment();
+  }, 120_000);
+
+  it('assigns worksheet tasks to both cases in treatment', async () => {
+    for (const c of [closing, running]) expect((await worksheetTasks(c.caseId)).map((task) => task.end_time)).toEqual([null, null]);
+  });
+
+  it('lets nobody send treatmentEnded by hand; a refusal changes nothing', async () => {
+    for (const person of [therapist, coordinator, closing.patient]) {
+      const answer = await t.api('POST', '/api/workflow/rest/message', {
+        token: person.token,
+        body: { messageName: 'treatmentEnded', businessKey: 'cbt_thoughts', processVariables: {}, all: true },
+      });
+      expect([403, 404], `${person.username}: ${JSON.stringify(answer.body)}`).toContain(answer.status);
+    }
+    await t.sanad.workflow.tick();
+    for (const c of [closing, running]) expect((await worksheetTasks(c.caseId)).every((task) => task.end_time === null)).toBe(true);
+  });
+
+  it('keeps the tasks while only the therapist has closed the treatment', async () => {
+    await submit(await openTask(closing.caseId, 'therapistTreatmentTask'), therapist.token);
+    expect((await worksheetTasks(closing.caseId)).every((task) => task.end_time === null)).toBe(true);
+  });
+
+  it('ends the open worksheet tasks of the case whose treatment phase completed, and only of that case', async () => {
+    await submit(await openTask(closing.caseId, 'patientTreatmentTask'), closing.patient.token);
+    await t.sanad.workflow.tick();
+    await openTask(closing.caseId, 'postTask');
+    const ended = await worksheetTasks(closing.caseId);
+    expect(ended.map((task) => task.end_time !== null)).toEqual([true, true]);
+    // Ended, not done: the patient did not send them.
+    expect(ended.every((task) => task.delete_reason !== 'completed')).toBe(true);
+    expect((await worksheetTasks(running.caseId)).map((task) => task.end_time)).toEqual([null, null]);
+    const { rows } = await pool().query(`select stage from app_public.cases where id = $1`, [closing.caseId]);
+    expect(rows[0].stage).toBe('post');
+  });
+});
