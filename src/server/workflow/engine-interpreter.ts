@@ -352,6 +352,8 @@ class Step {
         const type = waiting && this.node(waiting).type;
         if (!waiting || !type || type === 'bpmn:UserTask' || type === 'bpmn:SubProcess' || waiting.arrived) return false;
         this.merge(event.variables);
+        // A timer is not moved by a signal (as under bpmn-engine): only its job fires it.
+        if (this.node(waiting).trigger?.kind === 'timer') return true;
         if (type === 'bpmn:BoundaryEvent' || type === 'bpmn:IntermediateCatchEvent') this.trigger(waiting);
         else this.leave(waiting, this.node(waiting));
         await this.run();
@@ -419,7 +421,8 @@ class Step {
   result(matched: boolean): Advanced {
     const sorted = this.sorted();
     const completed = sorted.length === 0;
-    const waiting: WaitingActivity[] = sorted.map((e) => ({ id: e.activityId, type: this.node(e).type, executionId: e.id }));
+    // A join that waits for its other paths is no wait state of its own: nothing can move it.
+    const waiting: WaitingActivity[] = sorted.filter((e) => !e.arrived).map((e) => ({ id: e.activityId, type: this.node(e).type, executionId: e.id }));
     const timers: WaitingTimer[] = sorted
       .filter((e) => e.due)
       .map((e) => ({ activityId: e.activityId, executionId: e.id, timerType: 'timeDate', expireAt: e.due, timeDuration: undefined, delay: undefined }));

@@ -14,7 +14,7 @@ import type { DefinitionInfo } from './definitions';
 import { addDuration, isDuration } from './expressions';
 import { plainValues } from './variables';
 import { invalidRequest } from './errors';
-import { taskAttributes, type Advanced, type InstanceRecord, type Runner, type StepEvent, type StepSettings, type WaitingTimer } from './engine-common';
+import { taskAttributes, type Advanced, type Clock, type InstanceRecord, type Runner, type StepEvent, type StepSettings, type WaitingTimer } from './engine-common';
 import { advanceInterpreter, isInterpreterState } from './engine-interpreter';
 import { advanceLegacy } from './engine-legacy';
 
@@ -39,7 +39,7 @@ export async function runStep(settings: StepSettings, def: DefinitionInfo, insta
   return { matched: advanced.matched, state: advanced.completed ? 'COMPLETED' : 'ACTIVE' };
 }
 
-type PersistInput = Omit<Advanced, 'matched'> & { now: Date };
+export type PersistInput = Omit<Advanced, 'matched'> & { now: Date };
 
 /**
  * Everything a step writes, in one statement (data-modifying CTEs): the instance row, the engine
@@ -100,9 +100,12 @@ ended as (
 )
 select 1`;
 
-async function persist(settings: StepSettings, def: DefinitionInfo, instance: InstanceRecord, input: PersistInput): Promise<void> {
-  const { sql, clock } = settings;
-  const { waiting, completed, engineState } = input;
+/**
+ * The rows a step writes, computed from what the runner returned and what was read under the
+ * lock; pure, so the differential test (engine-interpreter.test.ts) simulates the tables with it.
+ */
+export function planPersist(clock: Clock, def: DefinitionInfo, instance: InstanceRecord, input: PersistInput) {
+  const { waiting } = input;
   const waitingMessages = [
     ...new Set(
       waiting
@@ -175,8 +178,18 @@ async function persist(settings: StepSettings, def: DefinitionInfo, instance: In
       end_time: e.end ?? null,
     }));
   const endedOnly = entries.filter(([, e]) => !e.start && e.end).map(([executionId]) => executionId);
+  return { waitingMessages, waitingSignals, waitingExecutions, closedTasks, newTasks, staleJobs, newTimers, started, endedOnly };
+}
 
-  await sql.query(PERSIST_SQL, [
+async function persist(settings: StepSettings, def: DefinitionInfo, instance: InstanceRecord, input: PersistInput): Promise<void> {
+  const { completed, engineState } = input;
+  const { waitingMessages, waitingSignals, waitingExecutions, closedTasks, newTasks, staleJobs, newTimers, started, endedOnly } = planPersist(
+    settings.clock,
+    def,
+    instance,
+    input,
+  );
+  await settings.sql.query(PERSIST_SQL, [
     instance.id,
     instance.caseId,
     JSON.stringify(input.variables),
