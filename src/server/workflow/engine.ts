@@ -31,10 +31,20 @@ export function runnerFor(instance: InstanceRecord): Runner {
   return instance.engineState === null || isInterpreterState(instance.engineState) ? advanceInterpreter : advanceLegacy;
 }
 
-export async function runStep(settings: StepSettings, def: DefinitionInfo, instance: InstanceRecord, event: StepEvent): Promise<StepOutcome> {
+/**
+ * Runs one step and writes it. `runner` is for tests that need an instance in bpmn-engine's
+ * format (as instances started before the interpreter are); otherwise the stored state chooses.
+ */
+export async function runStep(
+  settings: StepSettings,
+  def: DefinitionInfo,
+  instance: InstanceRecord,
+  event: StepEvent,
+  runner: Runner = runnerFor(instance),
+): Promise<StepOutcome> {
   const now = settings.clock.now();
-  // The runner's objects live only inside advance: they are garbage before the write's round trip.
-  const advanced = await runnerFor(instance)(settings, def, instance, event);
+  // The runner's objects live only inside it: they are garbage before the write's round trip.
+  const advanced = await runner(settings, def, instance, event);
   await persist(settings, def, instance, { ...advanced, now });
   return { matched: advanced.matched, state: advanced.completed ? 'COMPLETED' : 'ACTIVE' };
 }
