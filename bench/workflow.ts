@@ -144,7 +144,7 @@ async function main(): Promise<void> {
                      where j.activity_id = 'screeningReminder' limit $1)`,
       [TIMERS],
     );
-    // Count the reminders that ran (one mail step per firing): fireOneDueJob also answers true
+    // Count the reminders that ran (one mail step per firing): fireDueJobs also counts a job
     // when it claimed a job that another worker fired just before, which is not a firing.
     const reminders = async () =>
       (await pool.query<{ n: number }>(`select count(*)::int as n from app_public.workflow_history where activity_id = 'screeningReminderMail'`)).rows[0]!.n;
@@ -153,7 +153,7 @@ async function main(): Promise<void> {
     const fireStart = performance.now();
     await Promise.all(
       Array.from({ length: TIMER_WORKERS }, async () => {
-        while (await host.fireOneDueJob());
+        while ((await host.fireDueJobs()) > 0);
       }),
     );
     const fireSeconds = (performance.now() - fireStart) / 1000;
