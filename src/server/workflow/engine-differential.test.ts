@@ -292,7 +292,7 @@ async function walk(def: DefinitionInfo, variables: TypedVariables, seed: number
         return { retry: retry.activityId };
       });
     }
-    const signalable = sim.waiting.filter((w) => w.type === 'bpmn:IntermediateCatchEvent' || w.type === 'bpmn:BoundaryEvent');
+    const signalable = sim.waiting.filter((w) => w.type === 'bpmn:IntermediateCatchEvent' || w.type === 'bpmn:BoundaryEvent' || w.type === 'bpmn:ServiceTask');
     if (signalable.length > 0 && next() < 0.15) {
       const chosen = signalable[Math.floor(next() * signalable.length)]!;
       options.push(() => ({ signalExecution: chosen.id }));

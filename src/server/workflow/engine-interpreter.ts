@@ -352,11 +352,12 @@ class Step {
         const type = waiting && this.node(waiting).type;
         if (!waiting || !type || type === 'bpmn:UserTask' || type === 'bpmn:SubProcess' || waiting.arrived) return false;
         this.merge(event.variables);
-        // A timer is not moved by a signal (as under bpmn-engine): only its job fires it.
-        if (this.node(waiting).trigger?.kind === 'timer') return true;
-        if (type === 'bpmn:BoundaryEvent' || type === 'bpmn:IntermediateCatchEvent') this.trigger(waiting);
-        else this.leave(waiting, this.node(waiting));
-        await this.run();
+        // As under bpmn-engine, a signal moves message and signal events; a timer waits for its
+        // job and a service task for its retry (the call is accepted and changes nothing else).
+        if (this.node(waiting).trigger && this.node(waiting).trigger?.kind !== 'timer') {
+          this.trigger(waiting);
+          await this.run();
+        }
         return true;
       }
       case 'message':
