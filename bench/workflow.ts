@@ -12,6 +12,7 @@
  * sub-processes), BENCH_WORKFLOW_INSTANCES, _COMPLETIONS and _TIMERS make a smaller run.
  */
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { migrate } from '../src/server/db/migrate';
@@ -32,6 +33,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
+  // Other work on the shared machine skews every figure: the load before the bench's own processes start.
+  const loadBefore = os.loadavg().map((l) => l.toFixed(1)).join(' ');
   const serverUrl = await findPostgresServer(process.env);
   if (!serverUrl) {
     console.log('workflow bench: no PostgreSQL server answers; skipped (set BENCH_DATABASE_URL)');
@@ -164,6 +167,7 @@ async function main(): Promise<void> {
 
     const { rows: state } = await pool.query(`select count(*)::int as n from app_public.workflow_instances where state = 'ACTIVE'`);
     console.log(`\nWorkflow engine on PostgreSQL (${describeMachine()})`);
+    console.log(`  load before the run:      ${loadBefore} (1, 5, 15 min)`);
     console.log(`  running instances:        ${state[0].n} (seeded in ${seedSeconds.toFixed(1)} s)`);
     console.log(`  task completions:         ${tasks.length} in ${completeSeconds.toFixed(1)} s = ${(tasks.length / completeSeconds).toFixed(0)}/s at concurrency ${CONCURRENCY}, ${failures} failed`);
     console.log(`  submit-form latency:      p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (target p99 ≤ 100 ms)`);

@@ -175,8 +175,14 @@ class Step {
         this.attachBoundaries(execution, node);
         for (const start of node.scope!.starts) this.queue.push({ node: start, parent: execution.id, flow: null });
         return;
-      default:
-        // Start and end events and splitting gateways pass straight through.
+      case 'bpmn:StartEvent':
+      case 'bpmn:EndEvent':
+      case 'bpmn:ExclusiveGateway':
+      case 'bpmn:InclusiveGateway':
+      case 'bpmn:ParallelGateway':
+      case 'bpmn:BoundaryEvent':
+        // Start and end events and splitting gateways pass straight through (a boundary event
+        // is never entered by a flow: process-model.ts refuses incoming flows on one).
         this.leave(execution, node);
     }
   }
