@@ -30,8 +30,9 @@ interface Simulated {
 /** A connection that remembers what persist wrote and answers everything else with no rows. */
 function fakeSql(onPersist: (params: unknown[]) => void): Sql {
   return {
-    query: async (text: string, params?: unknown[]) => {
-      if (text.includes('saved_state as')) onPersist(params ?? []);
+    query: async (statement: string | { text: string; values?: unknown[] }, params?: unknown[]) => {
+      const { text, values } = typeof statement === 'string' ? { text: statement, values: params } : statement;
+      if (text.includes('saved_state as')) onPersist(values ?? []);
       return { rows: [], rowCount: 0 };
     },
   } as unknown as Sql;

@@ -199,7 +199,8 @@ async function persist(settings: StepSettings, def: DefinitionInfo, instance: In
     instance,
     input,
   );
-  await settings.sql.query(PERSIST_SQL, [
+  // Named: each connection parses and plans this statement once, not on every step.
+  await settings.sql.query({ name: 'sanad-workflow-persist', text: PERSIST_SQL, values: [
     instance.id,
     instance.caseId,
     JSON.stringify(input.variables),
@@ -217,7 +218,7 @@ async function persist(settings: StepSettings, def: DefinitionInfo, instance: In
     JSON.stringify(newTimers),
     JSON.stringify(started),
     endedOnly,
-  ]);
+  ] });
 }
 
 /** When a waiting timer is due: its date, its ISO duration from now, or the engine's delay. */

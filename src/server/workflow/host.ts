@@ -144,11 +144,12 @@ export class WorkflowHost {
     event: StepEvent,
     accept?: (instance: LockedInstance) => boolean,
   ): Promise<StepOutcome | undefined> {
-    const { rows } = await sql.query<LockedInstance>(
-      `select id, case_id, business_key, definition_key, definition_version, state, variables
-         from app_public.workflow_instances where id = $1 for update`,
-      [instanceId],
-    );
+    const { rows } = await sql.query<LockedInstance>({
+      name: 'sanad-workflow-lock',
+      text: `select id, case_id, business_key, definition_key, definition_version, state, variables
+               from app_public.workflow_instances where id = $1 for update`,
+      values: [instanceId],
+    });
     const instance = rows[0];
     if (!instance || instance.state !== 'ACTIVE') return undefined;
     if (accept && !accept(instance)) return undefined;
@@ -165,16 +166,18 @@ export class WorkflowHost {
    * statement reads that job again, and the step runs only if it is still there and due.
    */
   private async stepLocked(sql: Sql, instance: LockedInstance, event: StepEvent, dueJobId?: string): Promise<StepOutcome | 'not due' | undefined> {
-    const stored = await sql.query<StoredStep>(
-      `select s.state as engine_state, s.step,
+    // Named statements (here and in the claim and the lock): each connection plans them once.
+    const stored = await sql.query<StoredStep>({
+      name: 'sanad-workflow-state',
+      text: `select s.state as engine_state, s.step,
               coalesce((select json_agg(json_build_object('id', t.id, 'executionId', t.execution_id))
                           from app_public.workflow_tasks t where t.process_instance_id = $1 and t.end_time is null), '[]') as open_tasks,
               coalesce((select json_agg(json_build_object('executionId', j.execution_id, 'kind', j.kind, 'attempts', j.attempts))
                           from app_public.workflow_jobs j where j.process_instance_id = $1), '[]') as jobs,
               exists (select 1 from app_public.workflow_jobs j where j.id = $2 and j.failed_at is null and j.due_date <= $3) as job_due
          from app_private.workflow_engine_states s where s.instance_id = $1`,
-      [instance.id, dueJobId ?? null, this.clock.now()],
-    );
+      values: [instance.id, dueJobId ?? null, this.clock.now()],
+    });
     const step = stored.rows[0];
     if (!step) return undefined;
     if (dueJobId && !step.job_due) return 'not due';
@@ -302,8 +305,9 @@ export class WorkflowHost {
 
   /** Claims due jobs (or the one job `jobId`) with their instance rows locked; at most `limit`. */
   private async claimDueJobs(sql: Sql, limit: number, jobId?: string): Promise<ClaimedJob[]> {
-    const { rows } = await sql.query<ClaimedJob>(
-      `select j.id as job_id, j.kind, j.execution_id,
+    const { rows } = await sql.query<ClaimedJob>({
+      name: 'sanad-workflow-claim',
+      text: `select j.id as job_id, j.kind, j.execution_id,
               i.id, i.case_id, i.business_key, i.definition_key, i.definition_version, i.state, i.variables
          from app_public.workflow_jobs j
          join app_public.workflow_instances i on i.id = j.process_instance_id
@@ -311,8 +315,8 @@ export class WorkflowHost {
         order by j.due_date
         limit $2
           for update of i skip locked`,
-      [this.clock.now(), limit, jobId ?? null],
-    );
+      values: [this.clock.now(), limit, jobId ?? null],
+    });
     return rows;
   }
 
