@@ -434,3 +434,47 @@ describe('interpreter and bpmn-engine agree step by step', () => {
     for (let seed = 301; seed <= 300 + 10 * WALKS; seed += 1) await walk(def, worksheet(), seed, 8);
   }, 60_000);
 });
+
+describe('interpreter and bpmn-engine agree on message and signal delivery', () => {
+  const model = (body: string) =>
+    analyse(
+      'p',
+      1,
+      `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="https://sanad.example.org/test">
+  <message id="M_go" name="go" />
+  <signal id="S_all" name="all" />
+  <process id="p" isExecutable="true">
+    <startEvent id="s" /><parallelGateway id="fork" />
+    <sequenceFlow id="f0" sourceRef="s" targetRef="fork" />
+    ${body}
+  </process>
+</definitions>`,
+    );
+
+  it('a message and a signal each reach the first waiting catcher in document order, one per call', async () => {
+    const def = await model(`
+      <intermediateCatchEvent id="first"><messageEventDefinition messageRef="M_go" /></intermediateCatchEvent>
+      <intermediateCatchEvent id="second"><messageEventDefinition messageRef="M_go" /></intermediateCatchEvent>
+      <intermediateCatchEvent id="sig1"><signalEventDefinition signalRef="S_all" /></intermediateCatchEvent>
+      <intermediateCatchEvent id="sig2"><signalEventDefinition signalRef="S_all" /></intermediateCatchEvent>
+      <userTask id="task" />
+      <boundaryEvent id="sigBoundary" attachedToRef="task" cancelActivity="false"><signalEventDefinition signalRef="S_all" /></boundaryEvent>
+      <userTask id="afterFirst" /><userTask id="afterSecond" /><userTask id="afterSig" /><userTask id="afterBoundary" />
+      <sequenceFlow id="f1" sourceRef="fork" targetRef="first" /><sequenceFlow id="f2" sourceRef="fork" targetRef="second" />
+      <sequenceFlow id="f3" sourceRef="fork" targetRef="sig1" /><sequenceFlow id="f4" sourceRef="fork" targetRef="task" />
+      <sequenceFlow id="f5" sourceRef="first" targetRef="afterFirst" /><sequenceFlow id="f6" sourceRef="second" targetRef="afterSecond" />
+      <sequenceFlow id="f7" sourceRef="sig1" targetRef="afterSig" /><sequenceFlow id="f8" sourceRef="sigBoundary" targetRef="afterBoundary" />
+      <sequenceFlow id="f9" sourceRef="fork" targetRef="sig2" /><userTask id="afterSig2" /><sequenceFlow id="f10" sourceRef="sig2" targetRef="afterSig2" />`);
+    const pair = new Pair(def, {}, never);
+    await pair.start();
+    await pair.apply({ message: 'go', variables: { n: { value: 1, type: 'Integer' } } });
+    await pair.apply({ message: 'go', variables: { n: { value: 2, type: 'Integer' } } });
+    await pair.apply({ message: 'go' });
+    for (let round = 0; round < 4; round += 1) {
+      const signal = [await pair.legacy.step({ kind: 'signal', signalName: 'all', variables: {} }), await pair.interpreter.step({ kind: 'signal', signalName: 'all', variables: {} })];
+      expect(pair.interpreter.snapshot(signal[1]!.matched), `signal ${round + 1}`).toEqual(pair.legacy.snapshot(signal[0]!.matched));
+    }
+    expect(pair.interpreter.waiting.map((w) => w.id).sort()).toEqual(['afterBoundary', 'afterFirst', 'afterSecond', 'afterSig', 'afterSig2', 'task']);
+  });
+});

@@ -20,8 +20,8 @@
  *   (and everything inside it), a non-interrupting one fires once and leaves it running. A task
  *   that completes ends its boundary events.
  * - a sub-process completes when nothing inside it is live any more; the process when nothing is.
- * - a message reaches the first waiting catcher in document order (as bpmn-engine delivered it);
- *   a signal reaches every waiting catcher.
+ * - a message or signal reaches the first waiting catcher in document order (as bpmn-engine
+ *   delivered them).
  */
 import { randomUUID } from 'node:crypto';
 import type { DefinitionInfo } from './definitions';
@@ -369,10 +369,11 @@ class Step {
       case 'message':
         return this.applyMessage(event.messageName, event.variables);
       case 'signal': {
-        const catchers = this.catchers('signal', event.signalName);
-        if (catchers.length === 0 || !this.def.signalIds.has(event.signalName)) return false;
+        // As bpmn-engine delivered it: the first waiting catcher of the instance takes the signal.
+        const [catcher] = this.catchers('signal', event.signalName);
+        if (!catcher || !this.def.signalIds.has(event.signalName)) return false;
         this.merge(event.variables);
-        for (const catcher of catchers) if (this.executions.has(catcher.id)) this.trigger(catcher);
+        this.trigger(catcher);
         await this.run();
         return true;
       }
