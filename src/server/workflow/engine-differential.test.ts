@@ -452,6 +452,45 @@ describe('interpreter and bpmn-engine agree on message and signal delivery', () 
 </definitions>`,
     );
 
+  it('constructs the project processes use less: seeded random walks over a small model', async () => {
+    const def = await model(`
+      <subProcess id="sub">
+        <startEvent id="ss" /><inclusiveGateway id="split" default="fc" />
+        <userTask id="taskA" /><userTask id="taskB" /><userTask id="taskC" />
+        <boundaryEvent id="goA" attachedToRef="taskA" cancelActivity="false"><messageEventDefinition messageRef="M_go" /></boundaryEvent>
+        <userTask id="goTask" />
+        <inclusiveGateway id="orJoin" /><parallelGateway id="pfork" /><userTask id="t1" /><userTask id="t2" /><parallelGateway id="pjoin" /><endEvent id="se" />
+        <sequenceFlow id="s1" sourceRef="ss" targetRef="split" />
+        <sequenceFlow id="fa" sourceRef="split" targetRef="taskA"><conditionExpression>${'$'}{a == true}</conditionExpression></sequenceFlow>
+        <sequenceFlow id="fb" sourceRef="split" targetRef="taskB"><conditionExpression>${'$'}{b == true}</conditionExpression></sequenceFlow>
+        <sequenceFlow id="fc" sourceRef="split" targetRef="taskC" />
+        <sequenceFlow id="ja" sourceRef="taskA" targetRef="orJoin" /><sequenceFlow id="jb" sourceRef="taskB" targetRef="orJoin" /><sequenceFlow id="jc" sourceRef="taskC" targetRef="orJoin" />
+        <sequenceFlow id="g1" sourceRef="goA" targetRef="goTask" />
+        <sequenceFlow id="p0" sourceRef="orJoin" targetRef="pfork" /><sequenceFlow id="p1" sourceRef="pfork" targetRef="t1" /><sequenceFlow id="p2" sourceRef="pfork" targetRef="t2" />
+        <sequenceFlow id="p3" sourceRef="t1" targetRef="pjoin" /><sequenceFlow id="p4" sourceRef="t2" targetRef="pjoin" /><sequenceFlow id="p5" sourceRef="pjoin" targetRef="se" />
+      </subProcess>
+      <boundaryEvent id="subNudge" attachedToRef="sub" cancelActivity="false"><timerEventDefinition><timeDuration>PT1H</timeDuration></timerEventDefinition></boundaryEvent>
+      <boundaryEvent id="stopped" attachedToRef="sub"><signalEventDefinition signalRef="S_all" /></boundaryEvent>
+      <userTask id="nudgeTask" /><userTask id="stoppedTask" /><exclusiveGateway id="xg" default="xn" /><userTask id="afterA" /><userTask id="afterNot" />
+      <sequenceFlow id="m0" sourceRef="fork" targetRef="sub" />
+      <sequenceFlow id="m1" sourceRef="subNudge" targetRef="nudgeTask" /><sequenceFlow id="m2" sourceRef="stopped" targetRef="stoppedTask" />
+      <sequenceFlow id="m3" sourceRef="sub" targetRef="xg" />
+      <sequenceFlow id="xa" sourceRef="xg" targetRef="afterA"><conditionExpression>${'$'}{a == true}</conditionExpression></sequenceFlow>
+      <sequenceFlow id="xn" sourceRef="xg" targetRef="afterNot" />`);
+    const seen = new Set<string>();
+    for (let seed = 401; seed < 401 + 24 * WALKS; seed += 1) {
+      const next = random(seed);
+      const start: TypedVariables = { a: { value: next() < 0.6, type: 'Boolean' }, b: { value: next() < 0.5, type: 'Boolean' } };
+      for (const id of (await walk(def, start, seed, 14)).seen) seen.add(id);
+      // The signal that interrupts the sub-process, from where the walk left it.
+      const pair = await walk(def, start, seed, Math.floor(next() * 6));
+      if (pair.legacy.completed) continue; // the host steps only running instances
+      const signal = [await pair.legacy.step({ kind: 'signal', signalName: 'all', variables: {} }), await pair.interpreter.step({ kind: 'signal', signalName: 'all', variables: {} })];
+      expect(pair.interpreter.snapshot(signal[1]!.matched), `signal after ${pair.log.join(' → ')}`).toEqual(pair.legacy.snapshot(signal[0]!.matched));
+    }
+    expect([...seen]).toEqual(expect.arrayContaining(['taskA', 'taskB', 'taskC', 'goTask', 't1', 't2', 'nudgeTask', 'afterA', 'afterNot']));
+  }, 60_000);
+
   it('a message and a signal each reach the first waiting catcher in document order, one per call', async () => {
     const def = await model(`
       <intermediateCatchEvent id="first"><messageEventDefinition messageRef="M_go" /></intermediateCatchEvent>

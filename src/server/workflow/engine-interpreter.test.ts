@@ -359,6 +359,15 @@ describe('flows out of activities, timers, messages, nesting', () => {
     expect(instance.record.variables.svcDone).toEqual({ value: true, type: 'Boolean' });
   });
 
+  it('a cycle without a wait state fails the step instead of running forever', async () => {
+    const def = await analyse(
+      'p',
+      1,
+      xml(`<startEvent id="s" /><exclusiveGateway id="a" /><exclusiveGateway id="b" />${flow('f1', 's', 'a')}${flow('f2', 'a', 'b')}${flow('f3', 'b', 'a')}`),
+    );
+    await expect(new Instance(def).start()).rejects.toThrow(/without waiting: its model loops/);
+  });
+
   it('execution ids are the activity id and a random part, unique per execution', async () => {
     const def = await analyse('p', 1, xml(`<startEvent id="s" /><userTask id="a" />${flow('f1', 's', 'a')}`));
     const first = new Instance(def);

@@ -68,6 +68,9 @@ export function isInterpreterState(state: unknown): state is InterpreterState {
   return typeof state === 'object' && state !== null && (state as { engine?: unknown }).engine === 'sanad';
 }
 
+/** More activities than any step of a sane model enters (the trial's longest step enters ~15). */
+const MAX_ENTRIES_PER_STEP = 10_000;
+
 interface Pending {
   node: FlowNode;
   parent: string | null;
@@ -83,6 +86,7 @@ class Step {
   readonly jobs: JobMap;
   readonly variables: TypedVariables;
   private plain: Record<string, unknown> | undefined;
+  private entries = 0;
 
   constructor(
     readonly settings: StepSettings,
@@ -120,7 +124,8 @@ class Step {
   private scopeOf(parent: string | null): Scope {
     if (parent === null) return this.model.root;
     const execution = this.executions.get(parent);
-    return execution ? this.node(execution).scope! : this.model.root;
+    if (!execution) throw new Error(`Process instance ${this.instance.id}: the sub-process execution ${parent} is gone`);
+    return this.node(execution).scope!;
   }
 
   private newId(activityId: string): string {
@@ -288,6 +293,10 @@ class Step {
   async run(): Promise<void> {
     for (;;) {
       while (this.queue.length > 0) {
+        // A cycle of flows without a wait state would run forever: fail the step instead.
+        if ((this.entries += 1) > MAX_ENTRIES_PER_STEP) {
+          throw new Error(`Process instance ${this.instance.id} entered ${MAX_ENTRIES_PER_STEP} activities in one step without waiting: its model loops`);
+        }
         const pending = this.queue.shift()!;
         // An arrival inside a sub-process that was interrupted meanwhile is dropped with it.
         if (pending.parent !== null && !this.executions.has(pending.parent)) continue;
