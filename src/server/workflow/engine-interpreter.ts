@@ -102,7 +102,8 @@ class Step {
       if (!model.nodes.has(execution.activityId)) {
         throw new Error(`The stored state of process instance ${instance.id} names "${execution.activityId}", which its definition does not hold`);
       }
-      this.executions.set(execution.id, { ...execution });
+      // Copies: a step changes its executions (a join's arrivals) and never the record it was given.
+      this.executions.set(execution.id, execution.arrived ? { ...execution, arrived: [...execution.arrived] } : { ...execution });
     }
   }
 
