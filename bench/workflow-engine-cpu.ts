@@ -1,15 +1,21 @@
 /**
- * The Node CPU of one workflow step without a database: the engine path of a step (recover,
- * apply the event, run the services, getState) on a fake connection that answers every
- * statement with no rows. Starts N trials, completes their screening tasks, fires their
- * screening reminders, completes the booking by message and the interview outcome, and prints
- * the CPU time per step of each kind, so a change to the trial's shape or to engine.ts can be
- * judged in seconds. Run: npx tsx bench/workflow-engine-cpu.ts [file.bpmn] (BENCH_STEPS=200).
+ * The Node CPU of one workflow step without a database: the engine path of a step (recover the
+ * state, apply the event, run the services, the new state and the rows to write) on a fake
+ * connection that answers every statement with no rows. Starts N trials, fires their screening
+ * reminders, completes their screening tasks, the booking by message, the interview outcome and
+ * the randomization, and prints the CPU time per step of each kind for both runners: Sanad's
+ * interpreter (every new instance) and bpmn-engine (instances it stored before), so a change to
+ * the trial's shape or to the engine can be judged in seconds.
+ * Run: npx tsx bench/workflow-engine-cpu.ts [file.bpmn] (BENCH_STEPS=200).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { analyse, type DefinitionInfo } from '../src/server/workflow/definitions';
 import { runStep, systemClock, type InstanceRecord, type StepEvent } from '../src/server/workflow/engine';
+import type { Runner } from '../src/server/workflow/engine-common';
+import { advanceInterpreter } from '../src/server/workflow/engine-interpreter';
+import { advanceLegacy } from '../src/server/workflow/engine-legacy';
 import { DEFAULT_HANDLERS } from '../src/server/workflow/handlers';
 import type { Sql } from '../src/server/db/transaction';
 
@@ -24,14 +30,16 @@ interface Simulated {
 /** A connection that remembers what persist wrote and answers everything else with no rows. */
 function fakeSql(onPersist: (params: unknown[]) => void): Sql {
   return {
-    query: async (text: string, params?: unknown[]) => {
-      if (text.includes('saved_state as')) onPersist(params ?? []);
+    query: async (statement: string | { text: string; values?: unknown[] }, params?: unknown[]) => {
+      const { text, values } = typeof statement === 'string' ? { text: statement, values: params } : statement;
+      if (text.includes('saved_state as')) onPersist(values ?? []);
       return { rows: [], rowCount: 0 };
     },
   } as unknown as Sql;
 }
 
 let taskCounter = 0;
+let runner: Runner = advanceInterpreter;
 async function step(def: DefinitionInfo, sim: Simulated, event: StepEvent): Promise<boolean> {
   let written: unknown[] = [];
   const sql = fakeSql((params) => (written = params));
@@ -40,6 +48,7 @@ async function step(def: DefinitionInfo, sim: Simulated, event: StepEvent): Prom
     def,
     sim.record,
     event,
+    runner,
   );
   const [, , variables, , , , , , engineState, stepNo, , closed, opened, stale, newTimers] = written as [
     string, string, string, string, unknown, string[], string[], string[], string | null, number, unknown, string, string, string[], string,
@@ -70,9 +79,8 @@ function task(sim: Simulated, key: string) {
   return found;
 }
 
-async function main(): Promise<void> {
-  const file = process.argv[2] ?? path.resolve(import.meta.dirname, '../workflows/trial.bpmn');
-  const def = await analyse('trial', 1, fs.readFileSync(file, 'utf8'));
+/** The CPU per step of each kind for one runner. */
+async function measureRunner(def: DefinitionInfo): Promise<Map<string, { cpu: number; n: number; size: number }>> {
   const sims: Simulated[] = [];
   const kinds = new Map<string, { cpu: number; n: number; size: number }>();
   const measure = async (label: string, run: (sim: Simulated) => Promise<void>) => {
@@ -114,9 +122,25 @@ async function main(): Promise<void> {
   } catch (error) {
     console.log(`stopped: ${error instanceof Error ? error.message : String(error)}`);
   }
-  console.log(`Workflow step CPU without a database (${path.basename(file)}, ${STEPS} instances)`);
-  for (const [label, k] of kinds) console.log(`  ${label.padEnd(26)} ${(k.cpu / k.n).toFixed(2)} ms CPU per step, state ${Math.round(k.size)} characters`);
   console.log(`  open tasks at the end: ${[...new Set(sims.flatMap((s) => [...s.tasks.values()].map((t) => t.key)))].join(', ')}`);
+  return kinds;
+}
+
+async function main(): Promise<void> {
+  const file = process.argv[2] ?? path.resolve(import.meta.dirname, '../workflows/trial.bpmn');
+  const def = await analyse('trial', 1, fs.readFileSync(file, 'utf8'));
+  runner = advanceLegacy;
+  const legacy = await measureRunner(def);
+  runner = advanceInterpreter;
+  await measureRunner(def); // warm-up: the interpreter's code is compiled by the first round
+  const interpreter = await measureRunner(def);
+  console.log(`Workflow step CPU without a database (${path.basename(file)}, ${STEPS} instances, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  console.log(`  ${'step'.padEnd(26)} ${'bpmn-engine'.padStart(12)} ${'interpreter'.padStart(12)}   stored state (bpmn-engine → interpreter)`);
+  for (const [label, k] of interpreter) {
+    const old = legacy.get(label);
+    const ms = (x: { cpu: number; n: number } | undefined) => (x ? `${(x.cpu / x.n).toFixed(2)} ms` : '—').padStart(12);
+    console.log(`  ${label.padEnd(26)} ${ms(old)} ${ms(k)}   ${Math.round(old?.size ?? 0)} → ${Math.round(k.size)} characters`);
+  }
 }
 
 main().catch((error: unknown) => {

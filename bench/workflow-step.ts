@@ -28,7 +28,8 @@ function counting(sql: Sql, counter: Counter): Sql {
       if (property === 'query') {
         return (...args: unknown[]) => {
           counter.queries += 1;
-          const text = String(args[0]).replace(/\s+/g, ' ').trim().slice(0, 70);
+          const statement = args[0] as string | { text: string };
+          const text = (typeof statement === 'string' ? statement : statement.text).replace(/\s+/g, ' ').trim().slice(0, 70);
           counter.byStatement.set(text, (counter.byStatement.get(text) ?? 0) + 1);
           return (target.query as (...a: unknown[]) => unknown)(...args);
         };

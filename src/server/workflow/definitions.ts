@@ -11,6 +11,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import BpmnModdle from 'bpmn-moddle';
 import type { Sql } from '../db/transaction';
+import { compileProcess, type ProcessModel } from './process-model';
 
 const require = createRequire(import.meta.url);
 export const camundaModdle = require('camunda-bpmn-moddle/resources/camunda.json') as Record<string, unknown>;
@@ -64,6 +65,8 @@ export interface DefinitionInfo {
   activitySignals: Map<string, string>;
   userTasks: Map<string, UserTaskInfo>;
   serviceTasks: Map<string, ServiceTaskInfo>;
+  /** What Sanad's interpreter runs (process-model.ts); `model.unsupported` lists what it cannot. */
+  model: ProcessModel;
 }
 
 export function contentHash(source: string): string {
@@ -157,6 +160,7 @@ export async function analyse(key: string, version: number, source: string): Pro
     activitySignals: new Map(),
     userTasks: new Map(),
     serviceTasks: new Map(),
+    model: compileProcess(process),
   };
   for (const element of root.rootElements as any[]) {
     if (element.$type === 'bpmn:Message') info.messageIds.set(element.name, element.id);
@@ -184,7 +188,12 @@ export async function deploy(sql: Sql, files: Map<string, string>): Promise<{ ke
   await sql.query(`select pg_advisory_xact_lock(hashtext('sanad:workflow-deploy'))`);
   const result: { key: string; version: number; created: boolean }[] = [];
   for (const [key, source] of files) {
-    await analyse(key, 0, source); // refuse a broken file before it becomes a version
+    // Refuse a broken file, or one with elements outside the subset the interpreter runs,
+    // before it becomes a version.
+    const info = await analyse(key, 0, source);
+    if (info.model.unsupported.length > 0) {
+      throw new Error(`${key}.bpmn uses what Sanad's workflow engine does not run: ${info.model.unsupported.join('; ')}`);
+    }
     const hash = contentHash(source);
     const existing = await sql.query<{ version: number }>(
       'select version from app_private.workflow_definitions where key = $1 and content_hash = $2',

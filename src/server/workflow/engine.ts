@@ -1,72 +1,24 @@
 /**
- * One step of one process instance (DESIGN.md §5): recover bpmn-engine from the stored state,
+ * One step of one process instance (DESIGN.md §5): recover the instance from its stored state,
  * apply the event (start, task completion, message, signal, timer, retry), run until it waits,
  * then write the new state, open tasks, timer and retry jobs and history rows — all with the
  * caller's transaction client, under the instance row lock the caller holds. Nothing here sets a
- * real timer: timers become job rows, and a fired job is replayed by calling the engine's timer
- * callback during its own step.
+ * real timer: timers become job rows, and a fired job is an event of its own step.
+ *
+ * Two runners produce a step's result (engine-common.ts `Advanced`): Sanad's own interpreter of
+ * the BPMN subset the project uses (engine-interpreter.ts), which runs every new instance, and
+ * bpmn-engine (engine-legacy.ts) for instances whose stored state bpmn-engine wrote. The stored
+ * state's marker chooses (docs/WORKFLOW.md "Two runners").
  */
-import { Engine } from 'bpmn-engine';
-import { Activity, Timers } from 'bpmn-elements';
-import * as gateways from 'bpmn-elements/gateways';
-import type { Sql } from '../db/transaction';
-import { camundaModdle, type DefinitionInfo } from './definitions';
-import { addDuration, hasExpression, isDuration, isExpression, resolve, toDate } from './expressions';
-import type { HandlerRegistry } from './handlers';
-import { plainValues, typed, type TypedVariables } from './variables';
+import type { DefinitionInfo } from './definitions';
+import { addDuration, isDuration } from './expressions';
+import { plainValues } from './variables';
 import { invalidRequest } from './errors';
+import { taskAttributes, type Advanced, type Clock, type InstanceRecord, type Runner, type StepEvent, type StepSettings, type WaitingTimer } from './engine-common';
+import { advanceInterpreter, isInterpreterState } from './engine-interpreter';
+import { advanceLegacy } from './engine-legacy';
 
-/**
- * An inclusive gateway with several incoming flows is an OR-join (BPMN): it waits until every
- * incoming path was taken or found dead, then continues once. bpmn-elements treats only
- * parallel gateways as joins (with dead-path elimination: they run when any path was taken);
- * giving inclusive gateways that behaviour makes merges after interrupting boundary events
- * absorb the discarded path instead of letting it trail the token.
- */
-function InclusiveJoin(activityDef: any, context: any) {
-  return new (Activity as any)((gateways as any).InclusiveGatewayBehaviour, { ...activityDef, isParallelGateway: true }, context);
-}
-
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
-
-export type StepEvent =
-  | { kind: 'start' }
-  | { kind: 'completeTask'; executionId: string; variables: TypedVariables; userId: string | null }
-  | { kind: 'message'; messageName: string; variables: TypedVariables }
-  | { kind: 'signal'; signalName: string; variables: TypedVariables }
-  | { kind: 'signalExecution'; executionId: string; variables: TypedVariables }
-  | { kind: 'timer'; executionId: string }
-  | { kind: 'retry'; executionId: string };
-
-export interface InstanceRecord {
-  id: string;
-  caseId: string;
-  businessKey: string | null;
-  variables: TypedVariables;
-  /** The stored engine state; null for a new instance. */
-  engineState: any | null;
-  step: number;
-  /** The instance's open user tasks and its jobs, read under the lock with the engine state. */
-  openTasks: { id: string; executionId: string }[];
-  jobs: { executionId: string; kind: 'timer' | 'retry'; attempts: number }[];
-}
-
-/** The instance's jobs by execution id; kept current as handlers fail and succeed during the step. */
-type JobMap = Map<string, { kind: 'timer' | 'retry'; attempts: number }>;
-
-export interface StepSettings {
-  sql: Sql;
-  clock: Clock;
-  handlers: HandlerRegistry;
-  /** Attempts of a failing handler before its job is marked failed. */
-  maxAttempts: number;
-  /** First retry delay; it doubles with every further attempt. */
-  retryBaseMs: number;
-}
+export { systemClock, type Clock, type InstanceRecord, type StepEvent, type StepSettings } from './engine-common';
 
 export interface StepOutcome {
   /** Whether the event found what it was meant for (a waiting message event, the task, the timer). */
@@ -74,417 +26,30 @@ export interface StepOutcome {
   state: 'ACTIVE' | 'COMPLETED';
 }
 
-/** Quiet logger for bpmn-engine: the host logs what matters. One shared object: it is asked for per element. */
-const noop = () => undefined;
-const QUIET = { debug: noop, error: noop, warn: noop };
-function Logger() {
-  return QUIET;
+/** The runner of an instance: the interpreter for new instances and its own states, bpmn-engine for the states it wrote. */
+export function runnerFor(instance: InstanceRecord): Runner {
+  return instance.engineState === null || isInterpreterState(instance.engineState) ? advanceInterpreter : advanceLegacy;
 }
-
-const ELEMENTS = { InclusiveGateway: InclusiveJoin };
 
 /**
- * disableTrackState: getState() leaves out the activities and flows that hold nothing (no queued
- * message: idle, or done with nothing pending), so the stored state is about 10 KB instead of
- * 23 KB for the trial and recover() restores only what is under way. What is left out is the
- * taken/discarded counters of idle elements, which nothing here reads; a recovered element
- * without a stored state starts idle, as it was.
+ * Runs one step and writes it. `runner` is for tests that need an instance in bpmn-engine's
+ * format (as instances started before the interpreter are); otherwise the stored state chooses.
  */
-const SETTINGS = { disableTrackState: true };
-
-/**
- * The serialized definition (moddle-context-serializer's context: element definitions with
- * their behaviour types) that every Engine of a definition version starts from. Building it
- * walks the whole moddle tree, so it is built once per version and shared: the engines only
- * read it (activities copy what they change). Same element types as each step's engine.
- */
-const sourceContexts = new WeakMap<DefinitionInfo, unknown>();
-function sourceContextOf(def: DefinitionInfo): unknown {
-  let context = sourceContexts.get(def);
-  if (!context) {
-    const builder = new Engine({ moddleOptions: { camunda: camundaModdle }, Logger, elements: ELEMENTS } as any) as any;
-    // getState() would serialize the whole definition into every state, only for persist to
-    // drop it again (a running instance keeps its deployed version): serialize to nothing.
-    context = Object.create(builder._serializeModdleContext(def.moddleContext), { serialize: { value: () => undefined } });
-    sourceContexts.set(def, context);
-  }
-  return context;
-}
-
-interface ServiceCall {
-  activityId: string;
-  executionId: string;
-  callback: (err: Error | null, ...output: unknown[]) => void;
-}
-
-interface HistoryEntry {
-  activityId: string;
-  type: string;
-  start?: Date;
-  end?: Date;
-}
-
-interface TaskAttributes {
-  activityId: string;
-  name: string | null;
-  assignee: string | null;
-  candidateGroups: string[];
-  due: Date | null;
-  followUp: Date | null;
-  priority: number;
-}
-
-/** Evaluates the Camunda attributes of a user task when it is entered. */
-function taskAttributes(def: DefinitionInfo, activityId: string, scope: Record<string, unknown>, now: Date): TaskAttributes {
-  const info = def.userTasks.get(activityId);
-  const text = (value: string | undefined) => {
-    if (value === undefined || value === '') return null;
-    const resolved = resolve(value, scope);
-    return resolved === null || resolved === undefined || resolved === '' ? null : String(resolved);
-  };
-  const groups = text(info?.candidateGroups);
-  const priority = text(info?.priority);
-  return {
-    activityId,
-    name: text(info?.name),
-    assignee: text(info?.assignee),
-    candidateGroups: groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : [],
-    due: toDate(info?.dueDate ? resolve(info.dueDate, scope) : null, now),
-    followUp: toDate(info?.followUpDate ? resolve(info.followUpDate, scope) : null, now),
-    priority: priority !== null && /^-?\d+$/.test(priority) ? Number(priority) : 50,
-  };
-}
-
-export async function runStep(settings: StepSettings, def: DefinitionInfo, instance: InstanceRecord, event: StepEvent): Promise<StepOutcome> {
+export async function runStep(
+  settings: StepSettings,
+  def: DefinitionInfo,
+  instance: InstanceRecord,
+  event: StepEvent,
+  runner: Runner = runnerFor(instance),
+): Promise<StepOutcome> {
   const now = settings.clock.now();
-  // The engine (several MB of objects for the trial) lives only inside advance(): it is garbage
-  // before the write's round trip, so the collector does not carry it while the step waits.
-  const advanced = await advance(settings, def, instance, event);
+  // The runner's objects live only inside it: they are garbage before the write's round trip.
+  const advanced = await runner(settings, def, instance, event);
   await persist(settings, def, instance, { ...advanced, now });
   return { matched: advanced.matched, state: advanced.completed ? 'COMPLETED' : 'ACTIVE' };
 }
 
-/** A waiting activity, as persist needs it. */
-interface WaitingActivity {
-  id: string;
-  type: string;
-  executionId: string;
-}
-
-/** A waiting timer, as persist needs it (from the engine's timer reference). */
-interface WaitingTimer {
-  activityId: string;
-  executionId: string;
-  timerType: unknown;
-  expireAt: unknown;
-  timeDuration: unknown;
-  delay: unknown;
-}
-
-/** What a step did in the engine, as plain data. */
-interface Advanced {
-  matched: boolean;
-  completed: boolean;
-  /** JSON of the engine state; null once the instance completed. */
-  engineState: string | null;
-  waiting: WaitingActivity[];
-  timers: WaitingTimer[];
-  jobs: JobMap;
-  variables: TypedVariables;
-  history: Map<string, HistoryEntry>;
-  entered: Map<string, TaskAttributes>;
-  completedExecution: { executionId: string; userId: string | null } | undefined;
-  completedByMessage: Set<string>;
-  endTime: Date;
-}
-
-/** Recovers the engine, applies the event, runs the services until it waits again. */
-async function advance(settings: StepSettings, def: DefinitionInfo, instance: InstanceRecord, event: StepEvent): Promise<Advanced> {
-  const { clock } = settings;
-  const variables: TypedVariables = { ...instance.variables };
-  const jobs: JobMap = new Map(instance.jobs.map((j) => [j.executionId, { kind: j.kind, attempts: j.attempts }]));
-  const scope = () => plainValues(variables);
-  const merge = (incoming: TypedVariables) => Object.assign(variables, incoming);
-
-  const serviceQueue: ServiceCall[] = [];
-  const history = new Map<string, HistoryEntry>();
-  const entered = new Map<string, TaskAttributes>();
-  const errors: unknown[] = [];
-  let matched = event.kind === 'start';
-  const completedByMessage = new Set<string>();
-
-  const timers = new Timers({
-    setTimeout: ((fn: (...args: unknown[]) => void, delay: number, ...args: unknown[]) => ({ fn, args, delay })) as any,
-    clearTimeout: (() => undefined) as any,
-  });
-
-  const engine = new Engine({
-    name: instance.id,
-    sourceContext: sourceContextOf(def),
-    moddleOptions: { camunda: camundaModdle },
-    timers,
-    Logger,
-    elements: ELEMENTS,
-    settings: SETTINGS,
-    expressions: {
-      resolveExpression: (expression: string) => resolve(expression, scope()),
-      isExpression,
-      hasExpression,
-    },
-    extensions: {
-      sanad(activity: any) {
-        if (def.serviceTasks.has(activity.id)) {
-          activity.behaviour.Service = function SanadService() {
-            return {
-              execute(message: any, callback: ServiceCall['callback']) {
-                serviceQueue.push({ activityId: activity.id, executionId: message.content.executionId, callback });
-              },
-            };
-          };
-        }
-        return undefined;
-      },
-    },
-  } as any);
-
-  engine.on('error', (error: unknown) => errors.push(error));
-  engine.broker.subscribeTmp(
-    'event',
-    'activity.#',
-    (routingKey: string, message: any) => {
-      const content = message.content;
-      const executionId: string | undefined = content.executionId;
-      if (!executionId || !content.id) return;
-      if (routingKey === 'activity.start') {
-        const entry: HistoryEntry = history.get(executionId) ?? { activityId: String(content.id), type: String(content.type) };
-        entry.start ??= clock.now();
-        history.set(executionId, entry);
-      } else if (routingKey === 'activity.end' || routingKey === 'activity.leave' && !history.get(executionId)?.end) {
-        const entry: HistoryEntry = history.get(executionId) ?? { activityId: String(content.id), type: String(content.type) };
-        entry.end ??= clock.now();
-        history.set(executionId, entry);
-      } else if (routingKey === 'activity.wait' && content.type === 'bpmn:UserTask') {
-        try {
-          entered.set(executionId, taskAttributes(def, content.id, scope(), clock.now()));
-        } catch (error) {
-          errors.push(error);
-        }
-      }
-    },
-    { noAck: true },
-  );
-
-  // Run services one at a time on the step's connection; each behind a savepoint.
-  const runServices = async () => {
-    for (;;) {
-      while (serviceQueue.length > 0) {
-        const call = serviceQueue.shift()!;
-        await runService(settings, def, instance, call, variables, event, jobs);
-      }
-      // Let the engine finish what it deferred, then look again.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (serviceQueue.length === 0) return;
-    }
-  };
-
-  if (instance.engineState) {
-    engine.recover(instance.engineState);
-    await engine.resume();
-  } else {
-    await engine.execute();
-  }
-  await runServices();
-
-  const postponed = () => expandPostponed((engine.execution?.getPostponed() ?? []) as any[]);
-  switch (event.kind) {
-    case 'start':
-    case 'retry':
-      matched = true;
-      break;
-    case 'completeTask': {
-      const task = postponed().find((a) => a.executionId === event.executionId && a.type === 'bpmn:UserTask');
-      if (task) {
-        matched = true;
-        merge(event.variables);
-        task.signal({ variables: plainValues(event.variables) });
-      }
-      break;
-    }
-    case 'signalExecution': {
-      const waiting = postponed().find((a) => a.executionId === event.executionId && a.type !== 'bpmn:UserTask');
-      if (waiting) {
-        matched = true;
-        merge(event.variables);
-        waiting.signal({ variables: plainValues(event.variables) });
-      }
-      break;
-    }
-    case 'message': {
-      const waits = postponed().some((a) => def.activityMessages.get(a.id) === event.messageName);
-      const messageId = def.messageIds.get(event.messageName);
-      // User tasks that a message completes (camunda:property completeOnMessage).
-      const tasks = postponed().filter((a) => {
-        const info = a.type === 'bpmn:UserTask' ? def.userTasks.get(a.id) : undefined;
-        if (info?.completeOnMessage !== event.messageName) return false;
-        // completeOnMessageMatching: only the message meant for this task (same variable values).
-        return (info.completeOnMessageMatching ?? []).every(
-          (name) => variables[name] !== undefined && event.variables?.[name]?.value === variables[name]!.value,
-        );
-      });
-      if ((waits && messageId) || tasks.length > 0) {
-        matched = true;
-        merge(event.variables);
-        for (const task of tasks) {
-          completedByMessage.add(String(task.executionId));
-          task.signal({ variables: plainValues(event.variables) });
-        }
-        if (waits && messageId) engine.execution!.signal({ id: messageId });
-      }
-      break;
-    }
-    case 'signal': {
-      const waits = postponed().some((a) => def.activitySignals.get(a.id) === event.signalName);
-      const signalId = def.signalIds.get(event.signalName);
-      if (waits && signalId) {
-        matched = true;
-        merge(event.variables);
-        engine.execution!.signal({ id: signalId });
-      }
-      break;
-    }
-    case 'timer': {
-      const ref = (timers.executing as any[]).find((t) => t.owner?.executionId === event.executionId);
-      if (ref) {
-        matched = true;
-        // Timers.setTimeout leaves timerRef empty for delays over 2^31 ms (about 25 days), so
-        // call the timer's own callback, after taking it off the running timers.
-        timers.clearTimeout(ref);
-        ref.callback(...((ref.args ?? []) as unknown[]));
-      }
-      break;
-    }
-  }
-  await runServices();
-
-  if (errors.length > 0) {
-    const first = errors[0];
-    throw first instanceof Error ? first : new Error(String(first));
-  }
-
-  const waiting: WaitingActivity[] = postponed().map((a) => ({ id: String(a.id), type: String(a.type), executionId: String(a.executionId) }));
-  const completed = waiting.length === 0;
-  const endTime = clock.now();
-  let engineState: string | null = null;
-  if (!completed) {
-    // The definition's source is the deployed version's: never stored with an instance.
-    const state = await engine.getState();
-    for (const definition of state.definitions ?? []) delete definition.source;
-    engineState = JSON.stringify(state);
-  }
-  const waitingTimers: WaitingTimer[] = completed
-    ? []
-    : (timers.executing as any[])
-        .filter((t) => t.owner?.executionId)
-        .map((t) => ({
-          activityId: String(t.owner.id),
-          executionId: String(t.owner.executionId),
-          timerType: t.owner.timerType,
-          expireAt: t.owner.expireAt,
-          timeDuration: t.owner.timeDuration,
-          delay: t.delay,
-        }));
-  // No engine.stop(): stopping walks every activity and costs as much as a resume. Nothing
-  // outlives the step (timers are job rows, never real timeouts), so the engine is just dropped.
-  return {
-    matched,
-    completed,
-    engineState,
-    waiting,
-    timers: waitingTimers,
-    jobs,
-    variables,
-    history,
-    entered,
-    completedExecution: event.kind === 'completeTask' && matched ? event : undefined,
-    completedByMessage,
-    endTime,
-  };
-}
-
-/** The waiting activities, with those inside running sub-processes. */
-function expandPostponed(list: any[], seen = new Set<string>()): any[] {
-  const result: any[] = [];
-  for (const api of list) {
-    const executionId = String(api.executionId);
-    if (seen.has(executionId)) continue;
-    seen.add(executionId);
-    result.push(api);
-    if (api.type === 'bpmn:SubProcess' && typeof api.getPostponed === 'function') {
-      result.push(...expandPostponed(api.getPostponed() as any[], seen));
-    }
-  }
-  return result;
-}
-
-async function runService(
-  settings: StepSettings,
-  def: DefinitionInfo,
-  instance: InstanceRecord,
-  call: ServiceCall,
-  variables: TypedVariables,
-  event: StepEvent,
-  jobs: JobMap,
-): Promise<void> {
-  const { sql, clock } = settings;
-  const service = def.serviceTasks.get(call.activityId)!;
-  const known = jobs.get(call.executionId);
-  const job = known?.kind === 'retry' ? known : undefined;
-  // A service waiting for its retry only runs when its own job fires, not on every resume.
-  if (job && !(event.kind === 'retry' && event.executionId === call.executionId)) return;
-
-  const handler = settings.handlers[service.topic];
-  await sql.query('savepoint workflow_handler');
-  try {
-    if (!handler) throw new Error(`No handler is registered for the topic "${service.topic}"`);
-    const scope = plainValues(variables);
-    const inputs: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(service.inputs)) inputs[name] = resolve(value, scope);
-    const output = await handler({
-      sql,
-      caseId: instance.caseId,
-      processInstanceId: instance.id,
-      activityId: call.activityId,
-      inputs,
-      variables,
-      now: clock.now(),
-    });
-    await sql.query('release savepoint workflow_handler');
-    for (const [name, value] of Object.entries(output ?? {})) variables[name] = typed(value);
-    if (job) {
-      await sql.query(`delete from app_public.workflow_jobs where process_instance_id = $1 and execution_id = $2`, [instance.id, call.executionId]);
-      jobs.delete(call.executionId);
-    }
-    call.callback(null, output ?? {});
-  } catch (error) {
-    await sql.query('rollback to savepoint workflow_handler');
-    const attempts = (job?.attempts ?? 0) + 1;
-    const failed = attempts >= settings.maxAttempts;
-    const due = new Date(clock.now().getTime() + settings.retryBaseMs * 2 ** (attempts - 1));
-    const message = error instanceof Error ? error.message : String(error);
-    await sql.query(
-      `insert into app_public.workflow_jobs
-         (process_instance_id, case_id, kind, activity_id, activity_name, execution_id, due_date, attempts, last_error, failed_at, created)
-       values ($1, $2, 'retry', $3, $4, $5, $6, $7, $8, $9, $10)
-       on conflict (process_instance_id, execution_id) do update
-         set due_date = excluded.due_date, attempts = excluded.attempts, last_error = excluded.last_error, failed_at = excluded.failed_at`,
-      [instance.id, instance.caseId, call.activityId, service.name ?? null, call.executionId, due, attempts, message.slice(0, 2000), failed ? clock.now() : null, clock.now()],
-    );
-    jobs.set(call.executionId, { kind: 'retry', attempts });
-    // No callback: the service task keeps waiting for its retry job.
-  }
-}
-
-type PersistInput = Omit<Advanced, 'matched'> & { now: Date };
+export type PersistInput = Omit<Advanced, 'matched'> & { now: Date };
 
 /**
  * Everything a step writes, in one statement (data-modifying CTEs): the instance row, the engine
@@ -545,9 +110,12 @@ ended as (
 )
 select 1`;
 
-async function persist(settings: StepSettings, def: DefinitionInfo, instance: InstanceRecord, input: PersistInput): Promise<void> {
-  const { sql, clock } = settings;
-  const { waiting, completed, engineState } = input;
+/**
+ * The rows a step writes, computed from what the runner returned and what was read under the
+ * lock; pure, so the differential test (engine-interpreter.test.ts) simulates the tables with it.
+ */
+export function planPersist(clock: Clock, def: DefinitionInfo, instance: InstanceRecord, input: PersistInput) {
+  const { waiting } = input;
   const waitingMessages = [
     ...new Set(
       waiting
@@ -620,8 +188,19 @@ async function persist(settings: StepSettings, def: DefinitionInfo, instance: In
       end_time: e.end ?? null,
     }));
   const endedOnly = entries.filter(([, e]) => !e.start && e.end).map(([executionId]) => executionId);
+  return { waitingMessages, waitingSignals, waitingExecutions, closedTasks, newTasks, staleJobs, newTimers, started, endedOnly };
+}
 
-  await sql.query(PERSIST_SQL, [
+async function persist(settings: StepSettings, def: DefinitionInfo, instance: InstanceRecord, input: PersistInput): Promise<void> {
+  const { completed, engineState } = input;
+  const { waitingMessages, waitingSignals, waitingExecutions, closedTasks, newTasks, staleJobs, newTimers, started, endedOnly } = planPersist(
+    settings.clock,
+    def,
+    instance,
+    input,
+  );
+  // Named: each connection parses and plans this statement once, not on every step.
+  await settings.sql.query({ name: 'sanad-workflow-persist', text: PERSIST_SQL, values: [
     instance.id,
     instance.caseId,
     JSON.stringify(input.variables),
@@ -639,7 +218,7 @@ async function persist(settings: StepSettings, def: DefinitionInfo, instance: In
     JSON.stringify(newTimers),
     JSON.stringify(started),
     endedOnly,
-  ]);
+  ] });
 }
 
 /** When a waiting timer is due: its date, its ISO duration from now, or the engine's delay. */

@@ -57,10 +57,20 @@ interface LockedInstance {
 
 interface StoredStep {
   engine_state: any;
+  job_due: boolean;
   step: number;
   open_tasks: { id: string; executionId: string }[];
   jobs: { executionId: string; kind: 'timer' | 'retry'; attempts: number }[];
 }
+
+interface ClaimedJob extends LockedInstance {
+  job_id: string;
+  kind: 'timer' | 'retry';
+  execution_id: string;
+}
+
+/** Due jobs fired per transaction: fewer round trips per firing, instance rows locked for ~20 steps at most. */
+export const JOB_BATCH = 20;
 
 export class WorkflowHost {
   readonly definitions = new DefinitionCache();
@@ -134,29 +144,43 @@ export class WorkflowHost {
     event: StepEvent,
     accept?: (instance: LockedInstance) => boolean,
   ): Promise<StepOutcome | undefined> {
-    const { rows } = await sql.query<LockedInstance>(
-      `select id, case_id, business_key, definition_key, definition_version, state, variables
-         from app_public.workflow_instances where id = $1 for update`,
-      [instanceId],
-    );
+    const { rows } = await sql.query<LockedInstance>({
+      name: 'sanad-workflow-lock',
+      text: `select id, case_id, business_key, definition_key, definition_version, state, variables
+               from app_public.workflow_instances where id = $1 for update`,
+      values: [instanceId],
+    });
     const instance = rows[0];
     if (!instance || instance.state !== 'ACTIVE') return undefined;
     if (accept && !accept(instance)) return undefined;
-    // Read the rest in a statement of its own, after the lock: when the lock had to wait for
-    // another step, only a new statement sees what that step committed (READ COMMITTED gives
-    // the locking statement the newest instance row but the other tables as they were when it
-    // began, so a join there would recover the engine from the state before that step).
-    const stored = await sql.query<StoredStep>(
-      `select s.state as engine_state, s.step,
+    const outcome = await this.stepLocked(sql, instance, event);
+    return outcome === 'not due' ? undefined : outcome;
+  }
+
+  /**
+   * Runs one event on an instance whose row this transaction has locked. Reads the rest in a
+   * statement of its own, after the lock: when the lock had to wait for another step, only a new
+   * statement sees what that step committed (READ COMMITTED gives the locking statement the
+   * newest instance row but the other tables as they were when it began, so a join there would
+   * recover the engine from the state before that step). With `dueJobId` (a fired job) the same
+   * statement reads that job again, and the step runs only if it is still there and due.
+   */
+  private async stepLocked(sql: Sql, instance: LockedInstance, event: StepEvent, dueJobId?: string): Promise<StepOutcome | 'not due' | undefined> {
+    // Named statements (here and in the claim and the lock): each connection plans them once.
+    const stored = await sql.query<StoredStep>({
+      name: 'sanad-workflow-state',
+      text: `select s.state as engine_state, s.step,
               coalesce((select json_agg(json_build_object('id', t.id, 'executionId', t.execution_id))
                           from app_public.workflow_tasks t where t.process_instance_id = $1 and t.end_time is null), '[]') as open_tasks,
               coalesce((select json_agg(json_build_object('executionId', j.execution_id, 'kind', j.kind, 'attempts', j.attempts))
-                          from app_public.workflow_jobs j where j.process_instance_id = $1), '[]') as jobs
+                          from app_public.workflow_jobs j where j.process_instance_id = $1), '[]') as jobs,
+              exists (select 1 from app_public.workflow_jobs j where j.id = $2 and j.failed_at is null and j.due_date <= $3) as job_due
          from app_private.workflow_engine_states s where s.instance_id = $1`,
-      [instanceId],
-    );
+      values: [instance.id, dueJobId ?? null, this.clock.now()],
+    });
     const step = stored.rows[0];
     if (!step) return undefined;
+    if (dueJobId && !step.job_due) return 'not due';
     const definition = await this.definitions.get(sql, instance.definition_key, instance.definition_version);
     return runStep(
       this.stepSettings(sql),
@@ -230,38 +254,80 @@ export class WorkflowHost {
   // Scheduler work ----------------------------------------------------------------------------
 
   /**
-   * Fires one due job (timer or retry). The instance row is claimed with FOR UPDATE SKIP LOCKED,
-   * so another server process skips it; the job is read again after the lock, and the engine
-   * fires the timer only if it still waits for it: each timer fires once.
+   * Fires up to `limit` due jobs (timers and retries) in one transaction. One statement claims
+   * them by locking their instance rows with FOR UPDATE SKIP LOCKED, so another server process
+   * skips those instances; each job is then a step of its own on the locked instance, which reads
+   * the job again and fires the timer only if the engine still waits for it: each timer fires
+   * once, and a crash before the commit leaves every claimed job due. A batch saves the claim,
+   * the instance lock and the commit per firing. If one step fails, the batch rolls back and its
+   * jobs fire one transaction each, so the failing one cannot hold the others back; it stays due
+   * and is logged. Returns how many jobs it handled (0: none is due, or only failing ones).
    */
-  async fireOneDueJob(): Promise<boolean> {
-    return withOwner(this.options.pool, async (sql) => {
-      const now = this.clock.now();
-      const { rows } = await sql.query<{ process_instance_id: string; job_id: string }>(
-        `select i.id as process_instance_id, j.id as job_id
-           from app_public.workflow_jobs j
-           join app_public.workflow_instances i on i.id = j.process_instance_id
-          where j.due_date <= $1 and j.failed_at is null and i.state = 'ACTIVE'
-          order by j.due_date
-          limit 1
-          for update of i skip locked`,
-        [now],
-      );
-      const claimed = rows[0];
-      if (!claimed) return false;
-      const job = await sql.query<{ kind: 'timer' | 'retry'; execution_id: string; due_date: Date; failed_at: Date | null }>(
-        'select kind, execution_id, due_date, failed_at from app_public.workflow_jobs where id = $1',
-        [claimed.job_id],
-      );
-      const current = job.rows[0];
-      if (!current || current.failed_at || current.due_date > now) return true;
-      const outcome = await this.stepInTx(sql, claimed.process_instance_id, { kind: current.kind, executionId: current.execution_id });
-      if (!outcome?.matched) {
-        // The engine no longer waits for it (or the instance ended): the job is stale.
-        await sql.query('delete from app_public.workflow_jobs where id = $1', [claimed.job_id]);
+  async fireDueJobs(limit = JOB_BATCH): Promise<number> {
+    let claimed: ClaimedJob[] = [];
+    try {
+      await withOwner(this.options.pool, async (sql) => {
+        claimed = await this.claimDueJobs(sql, limit);
+        // One job per instance and batch: a second job of the same instance waits for the next
+        // batch, where its step starts from what the first one wrote.
+        const instances = new Set<string>();
+        for (const job of claimed) {
+          if (instances.has(job.id)) continue;
+          instances.add(job.id);
+          await this.fireClaimed(sql, job);
+        }
+      });
+      return claimed.length;
+    } catch (error) {
+      if (claimed.length <= 1) {
+        this.options.log.error({ err: error, jobId: claimed[0]?.job_id }, 'workflow job failed; it stays due');
+        return 0;
       }
-      return true;
+      let handled = 0;
+      for (const job of claimed) {
+        try {
+          await withOwner(this.options.pool, async (sql) => {
+            for (const again of await this.claimDueJobs(sql, 1, job.job_id)) await this.fireClaimed(sql, again);
+          });
+          handled += 1;
+        } catch (jobError) {
+          this.options.log.error({ err: jobError, jobId: job.job_id }, 'workflow job failed; it stays due');
+        }
+      }
+      return handled;
+    }
+  }
+
+  /** Fires one due job in a transaction of its own (true: one was claimed). */
+  async fireOneDueJob(): Promise<boolean> {
+    return (await this.fireDueJobs(1)) > 0;
+  }
+
+  /** Claims due jobs (or the one job `jobId`) with their instance rows locked; at most `limit`. */
+  private async claimDueJobs(sql: Sql, limit: number, jobId?: string): Promise<ClaimedJob[]> {
+    const { rows } = await sql.query<ClaimedJob>({
+      name: 'sanad-workflow-claim',
+      text: `select j.id as job_id, j.kind, j.execution_id,
+              i.id, i.case_id, i.business_key, i.definition_key, i.definition_version, i.state, i.variables
+         from app_public.workflow_jobs j
+         join app_public.workflow_instances i on i.id = j.process_instance_id
+        where j.due_date <= $1 and j.failed_at is null and i.state = 'ACTIVE' and ($3::uuid is null or j.id = $3)
+        order by j.due_date
+        limit $2
+          for update of i skip locked`,
+      values: [this.clock.now(), limit, jobId ?? null],
     });
+    return rows;
+  }
+
+  /** One claimed job's step; a job the engine no longer waits for is deleted. */
+  private async fireClaimed(sql: Sql, job: ClaimedJob): Promise<void> {
+    const outcome = await this.stepLocked(sql, job, { kind: job.kind, executionId: job.execution_id }, job.job_id);
+    if (outcome === 'not due') return;
+    if (!outcome?.matched) {
+      // The engine no longer waits for it (or the instance ended): the job is stale.
+      await sql.query('delete from app_public.workflow_jobs where id = $1', [job.job_id]);
+    }
   }
 
   /** Correlates one outbox row to its case's waiting processes; false when none is due. */

@@ -1,9 +1,9 @@
 /**
  * The in-process scheduler of the workflow host (like the notification worker): every interval
- * it fires due timer and retry jobs, consumes the workflow outbox, runs queued process starts
- * and sends the mails the processes queued. Each unit of work is its own transaction and claims
- * its row with FOR UPDATE SKIP LOCKED, so several server processes share the work and nothing
- * runs twice. Tests call `tick()` directly (WORKFLOW_INTERVAL_MS=0 turns the interval off).
+ * it fires due timer and retry jobs (in batches of up to JOB_BATCH per transaction), consumes
+ * the workflow outbox, runs queued process starts and sends the mails the processes queued. Work
+ * claims its rows with FOR UPDATE SKIP LOCKED, so several server processes share the work and
+ * nothing runs twice. Tests call `tick()` directly (WORKFLOW_INTERVAL_MS=0 turns the interval off).
  */
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -11,7 +11,7 @@ import type { Config, Locale } from '../config';
 import { withOwner } from '../db/transaction';
 import type { Mailer } from '../mail/mailer';
 import type { MailKind } from '../mail/templates';
-import type { WorkflowHost } from './host';
+import { JOB_BATCH, type WorkflowHost } from './host';
 import { startPeriodic, type Periodic } from '../periodic';
 import { settleQueuedMail } from '../mail/queue';
 
@@ -37,7 +37,11 @@ export async function tick(ctx: SchedulerContext, limit = 500): Promise<TickCoun
   const counts: TickCounts = { jobs: 0, outbox: 0, starts: 0, mails: 0 };
   while (counts.starts < limit && (await ctx.host.processOneStartRequest())) counts.starts += 1;
   while (counts.outbox < limit && (await ctx.host.processOneOutboxRow())) counts.outbox += 1;
-  while (counts.jobs < limit && (await ctx.host.fireOneDueJob())) counts.jobs += 1;
+  while (counts.jobs < limit) {
+    const claimed = await ctx.host.fireDueJobs(Math.min(JOB_BATCH, limit - counts.jobs));
+    if (claimed === 0) break;
+    counts.jobs += claimed;
+  }
   counts.mails = await sendWorkflowMails(ctx, limit);
   return counts;
 }
