@@ -62,6 +62,7 @@ function handlers(fails: (activityId: string, call: number) => boolean): Handler
     sendMail: none,
     postMessage: none,
     treatmentModulesPlan: none,
+    treatmentModulesEnd: none,
     safetyMail: none,
     setDefaults: wrap(({ inputs, variables }) => Object.fromEntries(Object.entries(inputs).filter(([name]) => variables[name] === undefined))),
     safetySettings: wrap(({ variables }) => {
@@ -310,6 +311,15 @@ const WALKS = Math.max(1, Number(process.env.WORKFLOW_DIFF_WALKS ?? 1));
 const trialStart = (): TypedVariables => ({ caseId: { value: 'case', type: 'String' } });
 
 describe('interpreter and bpmn-engine agree step by step', () => {
+  it('the simulated handlers cover every service topic of the deployed workflows', async () => {
+    // A topic without a simulated handler would fail in both runners alike and hide a path.
+    const registry = handlers(never);
+    for (const [file, key] of [['workflows/trial.bpmn', 'trial'], ['workflows/safety.bpmn', 'safety'], ['workflows/treatment-modules.bpmn', 'treatment-modules']] as const) {
+      const def = await load(file, key);
+      for (const service of def.serviceTasks.values()) expect(registry[service.topic], `${file}: ${service.topic}`).toBeTypeOf('function');
+    }
+  });
+
   it('trial: the accepted path to the end, with reminders', async () => {
     const def = await load('workflows/trial.bpmn', 'trial');
     const pair = new Pair(def, trialStart(), never);
