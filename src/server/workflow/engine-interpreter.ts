@@ -7,7 +7,7 @@
  * the step does, not how many elements the process holds.
  *
  * Semantics (BPMN 2.0, as the bpmn-engine runner behaved for these processes; the differential
- * test in engine-interpreter.test.ts holds the two side by side):
+ * test in engine-differential.test.ts holds the two side by side):
  * - a token entering an activity leaves by its outgoing flows: conditional flows whose condition
  *   holds and flows without a condition; the default flow only when no other flow is taken.
  *   Exclusive gateways take the first flow that holds (else the default), inclusive gateways
