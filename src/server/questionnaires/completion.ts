@@ -7,7 +7,7 @@
  * writer's transaction.
  */
 import type { InstrumentCode } from '../../domain/instruments';
-import type { Sql } from '../db/transaction';
+import type { Sql, Statement } from '../db/transaction';
 import { EXCLUSION_COLUMNS } from './screening';
 
 type Variables = Record<string, { value: unknown; type: 'String' | 'Boolean' }>;
@@ -30,6 +30,14 @@ async function exclusionVariables(sql: Sql, caseId: string): Promise<Variables> 
   };
 }
 
+/** The statement that records a completion (and queues the workflow message the first time). */
+export function completionStatement(caseId: string, timeOfMeasurement: string, due: readonly InstrumentCode[], variables: Variables): Statement {
+  return {
+    text: 'select app_hidden.record_measurement_completion($1, $2, $3::text[], $4::jsonb) as reported',
+    values: [caseId, timeOfMeasurement, due, JSON.stringify(variables)],
+  };
+}
+
 /**
  * Reports the time of measurement as complete when it is; true only for the first completion,
  * which queued the workflow message.
@@ -42,9 +50,7 @@ export async function reportCompletedMeasurement(
 ): Promise<boolean> {
   if (due.length === 0) return false;
   const variables = timeOfMeasurement === 'screening' ? await exclusionVariables(sql, caseId) : {};
-  const { rows } = await sql.query<{ reported: boolean }>(
-    'select app_hidden.record_measurement_completion($1, $2, $3::text[], $4::jsonb) as reported',
-    [caseId, timeOfMeasurement, due, JSON.stringify(variables)],
-  );
+  const { text, values } = completionStatement(caseId, timeOfMeasurement, due, variables);
+  const { rows } = await sql.query<{ reported: boolean }>(text, [...values]);
   return rows[0]?.reported === true;
 }

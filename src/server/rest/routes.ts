@@ -24,7 +24,7 @@ import {
   type Preferences,
 } from './grammar';
 import { compileRegistry, type CollectionRegistry, type ColumnType, type CompiledCollection, type RestMethod, type Row, type WriteContext } from './registry';
-import { buildCount, buildDelete, buildInsert, buildReadBack, buildSelect, selectListSql, type InsertRequest, type Returning } from './sql';
+import { buildCount, buildDelete, buildInsert, buildReadBack, buildReadBackByKey, buildSelect, selectListSql, type InsertRequest, type Returning } from './sql';
 import type { Sql } from '../db/transaction';
 import { bodyValue } from './values';
 
@@ -299,7 +299,12 @@ async function create(context: RequestContext): Promise<FastifyReply> {
   if (returning) selectListSql(collection, returning.select); // an unknown column is a 400 before any write
   if (checked.length === 0) return reply.status(201).type(JSON_TYPE).send(returning ? '[]' : undefined);
 
-  const { body, n } = await withUser(context.pool, context.identity, async (sql) => {
+  // A singular request keeps the usual path, whose read back decides before the commit.
+  const oneRowUpsert = onConflict?.action === 'merge' && checked.length === 1 && !media.singular;
+  const planned = oneRowUpsert ? planWrite(collection, checked[0]!, context.identity) : undefined;
+  const { body, n } = planned
+    ? await writeInOneMessage(context, checked[0]!, planned, returning)
+    : await withUser(context.pool, context.identity, async (sql) => {
     const ctx: WriteContext = { sql, identity: context.identity, collection: collection.name };
     const defaults = await defaultsFor(collection, ctx);
     const prepared: PreparedRow[] = [];
@@ -322,6 +327,27 @@ async function create(context: RequestContext): Promise<FastifyReply> {
   if (prefer.count) reply.header('content-range', `*/${n}`);
   if (!returning) return reply.status(201).send();
   return sendRows(reply, 201, body, media);
+}
+
+/** The collection's plan for a one-row upsert (`planWrite`), or undefined for the usual path. */
+function planWrite(collection: CompiledCollection, row: Row, identity: Identity): readonly Statement[] | undefined {
+  return collection.planWrite?.(row, { identity, collection: collection.name });
+}
+
+/**
+ * A planned upsert of one row (`planWrite`): setup, upsert, the plan's statements, the read back
+ * by the conflict key and the commit as one message, one round trip. Any error rolls it all back.
+ */
+async function writeInOneMessage(context: RequestContext, row: Row, after: readonly Statement[], returning: Returning | null): Promise<AggregateRow> {
+  const { collection } = context;
+  const key = collection.conflictKey!;
+  const insert = buildInsert(collection, { rows: [row], onConflict: { target: key, action: 'merge', keep: new Set() }, returning });
+  const statements = [insert, ...after, ...(returning ? [buildReadBackByKey(collection, key, row, returning)] : [])];
+  refuseNul(statements);
+  const results = await queryOnceAsUser(context.pool, context.identity, statements);
+  const n = results[0]!.rowCount ?? 0;
+  if (!returning) return { body: '', n };
+  return results[results.length - 1]!.rows[0] as AggregateRow;
 }
 
 /** What a write of a collection that reads back returns per row: its id, and with `writeReturns` the row as JSON. */
