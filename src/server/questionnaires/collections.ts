@@ -8,8 +8,8 @@
 import { INSTRUMENT_CODES, INSTRUMENTS, score, validateAnswers, type FieldError, type InstrumentCode, type InstrumentDefinition } from '../../domain/instruments';
 import { isAnswered } from '../../domain/instruments/answers';
 import type { Statement } from '../db/transaction';
-import { defineCollection, RestError, type Collection, type Row, type WriteContext } from '../rest';
-import { answerColumns, CONFLICT_KEY, questionnaireColumns, readViewOf, tableOf, writableColumns } from './columns';
+import { defineCollection, RestError, type Collection, type Row, type WriteContext, type WritePlan } from '../rest';
+import { answerColumns, CONFLICT_KEY, type ScoreColumn, questionnaireColumns, readViewOf, tableOf, writableColumns } from './columns';
 import { storedAnswers } from './records';
 import { applyScreeningExclusions, isScreeningInput } from './screening';
 import { completionStatement, reportCompletedMeasurement } from './completion';
@@ -58,46 +58,60 @@ async function validateRecord(code: InstrumentCode, definition: InstrumentDefini
   checkAnswers(code, definition, whole ? sent : { ...(await storedAnswers(ctx.sql, code, definition, row.case_id, row.time_of_measurement)), ...sent });
 }
 
-/** The arguments of store_questionnaire_scores after the record's id: the scores as the server computed them. */
-function scoreArguments(result: ReturnType<typeof score>): unknown[] {
+/** The scores as their columns hold them: a missing subscale or diagnosis is null. */
+function scoreColumns(result: ReturnType<typeof score>): Record<ScoreColumn, unknown> {
   const nullFor = (record: Record<string, unknown> | undefined) =>
-    record === undefined ? null : JSON.stringify(Object.fromEntries(Object.entries(record).map(([k, v]) => [k, v ?? null])));
-  return [result.total ?? null, result.band ?? null, nullFor(result.subscales), result.flags, nullFor(result.diagnoses), result.complete];
+    record === undefined ? null : Object.fromEntries(Object.entries(record).map(([k, v]) => [k, v ?? null]));
+  return {
+    total: result.total ?? null,
+    band: result.band ?? null,
+    subscales: nullFor(result.subscales),
+    flags: result.flags,
+    diagnoses: nullFor(result.diagnoses),
+    complete: result.complete,
+  };
 }
 
 /**
  * After the write: scores from the stored answers (after the merge), kept by the database's own
- * function, since no request role may write a score column.
+ * function, since the request role may not write a score column.
  */
 async function storeScores(code: InstrumentCode, definition: InstrumentDefinition, row: Row, ctx: WriteContext): Promise<{ complete: boolean }> {
   const result = score(definition, row);
-  await ctx.sql.query('select app_hidden.store_questionnaire_scores($1, $2, $3, $4, $5::jsonb, $6::text[], $7::jsonb, $8)', [code, row.id, ...scoreArguments(result)]);
+  const s = scoreColumns(result);
+  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  await ctx.sql.query('select app_hidden.store_questionnaire_scores($1, $2, $3, $4, $5::jsonb, $6::text[], $7::jsonb, $8)', [
+    code,
+    row.id,
+    s.total,
+    s.band,
+    json(s.subscales),
+    s.flags,
+    json(s.diagnoses),
+    s.complete,
+  ]);
   return result;
 }
 
 /**
  * A whole record (every item sent), except a screening input at screening: validated and
- * scored before the transaction opens, since the stored answers will be the sent ones; the
- * scores are stored, by the record's conflict key, and the completion reported in the same
- * message as the upsert (routes.ts planWrite). The screening inputs at screening read the
- * case's other stored records for the exclusions, and partial records merge with the stored
- * answers: both take the usual path (beforeWrite, afterWrite).
+ * scored before the transaction opens, since the stored answers will be the sent ones, and
+ * upserted with its scores as sanad_scorer (migration 0081: one write instead of the answers
+ * and then the scores), with the completion reported and the record read back in the same
+ * message (routes.ts planWrite). The screening inputs at screening read the case's other stored
+ * records for the exclusions, and partial records merge with the stored answers: both take the
+ * usual path (beforeWrite, afterWrite).
  */
-function planWholeRecord(code: InstrumentCode, definition: InstrumentDefinition, schedule: MeasurementSchedule, row: Row): Statement[] | undefined {
+function planWholeRecord(code: InstrumentCode, definition: InstrumentDefinition, schedule: MeasurementSchedule, row: Row): WritePlan | undefined {
   const time = row.time_of_measurement;
   if (time === 'screening' || typeof row.case_id !== 'string' || typeof time !== 'string') return undefined;
   const { sent, whole } = sentAnswers(definition, row);
   if (!whole) return undefined;
   checkAnswers(code, definition, sent);
   const result = score(definition, sent);
-  const statements: Statement[] = [
-    {
-      text: `select app_hidden.store_questionnaire_scores($1, (select id from ${tableOf(code)} where case_id = $2 and time_of_measurement = $3), $4, $5, $6::jsonb, $7::text[], $8::jsonb, $9)`,
-      values: [code, row.case_id, time, ...scoreArguments(result)],
-    },
-  ];
-  if (result.complete && isMeasurementTime(time) && schedule[time].includes(code)) statements.push(completionStatement(row.case_id, time, schedule[time], {}));
-  return statements;
+  const after: Statement[] = [];
+  if (result.complete && isMeasurementTime(time) && schedule[time].includes(code)) after.push(completionStatement(row.case_id, time, schedule[time], {}));
+  return { row: { ...row, ...scoreColumns(result) }, after, role: 'sanad_scorer' };
 }
 
 export function questionnaireCollection(code: InstrumentCode, definition: InstrumentDefinition, schedule: MeasurementSchedule = DEFAULT_SCHEDULE): Collection {

@@ -23,7 +23,16 @@ import {
   type ParsedQuery,
   type Preferences,
 } from './grammar';
-import { compileRegistry, type CollectionRegistry, type ColumnType, type CompiledCollection, type RestMethod, type Row, type WriteContext } from './registry';
+import {
+  compileRegistry,
+  type CollectionRegistry,
+  type ColumnType,
+  type CompiledCollection,
+  type RestMethod,
+  type Row,
+  type WriteContext,
+  type WritePlan,
+} from './registry';
 import { buildCount, buildDelete, buildInsert, buildReadBack, buildReadBackByKey, buildSelect, selectListSql, type InsertRequest, type Returning } from './sql';
 import type { Sql } from '../db/transaction';
 import { bodyValue } from './values';
@@ -303,7 +312,7 @@ async function create(context: RequestContext): Promise<FastifyReply> {
   const oneRowUpsert = onConflict?.action === 'merge' && checked.length === 1 && !media.singular;
   const planned = oneRowUpsert ? planWrite(collection, checked[0]!, context.identity) : undefined;
   const { body, n } = planned
-    ? await writeInOneMessage(context, checked[0]!, planned, returning)
+    ? await writeInOneMessage(context, planned, returning)
     : await withUser(context.pool, context.identity, async (sql) => {
     const ctx: WriteContext = { sql, identity: context.identity, collection: collection.name };
     const defaults = await defaultsFor(collection, ctx);
@@ -330,21 +339,26 @@ async function create(context: RequestContext): Promise<FastifyReply> {
 }
 
 /** The collection's plan for a one-row upsert (`planWrite`), or undefined for the usual path. */
-function planWrite(collection: CompiledCollection, row: Row, identity: Identity): readonly Statement[] | undefined {
-  return collection.planWrite?.(row, { identity, collection: collection.name });
+function planWrite(collection: CompiledCollection, row: Row, identity: Identity): WritePlan | undefined {
+  const plan = collection.planWrite?.(row, { identity, collection: collection.name });
+  if (!plan) return undefined;
+  for (const column of Object.keys(plan.row)) {
+    if (!Object.hasOwn(collection.columns, column)) throw new Error(`REST collection "${collection.name}": planWrite set the unknown column "${column}"`);
+  }
+  return plan;
 }
 
 /**
  * A planned upsert of one row (`planWrite`): setup, upsert, the plan's statements, the read back
  * by the conflict key and the commit as one message, one round trip. Any error rolls it all back.
  */
-async function writeInOneMessage(context: RequestContext, row: Row, after: readonly Statement[], returning: Returning | null): Promise<AggregateRow> {
+async function writeInOneMessage(context: RequestContext, plan: WritePlan, returning: Returning | null): Promise<AggregateRow> {
   const { collection } = context;
   const key = collection.conflictKey!;
-  const insert = buildInsert(collection, { rows: [row], onConflict: { target: key, action: 'merge', keep: new Set() }, returning });
-  const statements = [insert, ...after, ...(returning ? [buildReadBackByKey(collection, key, row, returning)] : [])];
+  const insert = buildInsert(collection, { rows: [plan.row], onConflict: { target: key, action: 'merge', keep: new Set() }, returning });
+  const statements = [insert, ...plan.after, ...(returning ? [buildReadBackByKey(collection, key, plan.row, returning)] : [])];
   refuseNul(statements);
-  const results = await queryOnceAsUser(context.pool, context.identity, statements);
+  const results = await queryOnceAsUser(context.pool, context.identity, statements, plan.role);
   const n = results[0]!.rowCount ?? 0;
   if (!returning) return { body: '', n };
   return results[results.length - 1]!.rows[0] as AggregateRow;
