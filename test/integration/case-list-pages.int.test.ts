@@ -21,16 +21,19 @@ type Person = Awaited<ReturnType<TestApp['user']>>;
 const viewers: Record<string, Person> = {};
 const caseIds: string[] = [];
 
-/** 0032's case_list as app_hidden.case_list_0032, for comparison: the text of the migration itself. */
-function caseListOf0032(): string {
-  const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, '0032-case-inbox.sql'), 'utf8');
-  const start = migration.indexOf('create or replace function app_public.case_list(');
+/**
+ * A function as an earlier migration defined it, under another name in app_hidden, for
+ * comparison: the text of the migration itself.
+ */
+function earlierFunction(file: string, name: string, renamed: string): string {
+  const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
+  const start = migration.search(new RegExp(`create (or replace )?function app_public\\.${name}\\(`));
   const end = migration.indexOf('$$;', start) + 3;
   expect(start).toBeGreaterThan(0);
   return migration
     .slice(start, end)
-    .replace('app_public.case_list(', 'app_hidden.case_list_0032(')
-    .replaceAll('case_list.', 'case_list_0032.');
+    .replace(`app_public.${name}(`, `app_hidden.${renamed}(`)
+    .replaceAll(`${name}.`, `${renamed}.`);
 }
 
 const TITLES = ['Haddad family', 'Nour', 'haddad', 'Sami Haddad', '50% done', 'under_score', 'Amal', 'Rami', 'Karim', 'Huda', 'Lina', 'Omar', 'Yara', 'Ziad'];
@@ -55,8 +58,21 @@ beforeAll(async () => {
   for (const i of [0, 2, 3, 4, 5, 8, 9, 12]) await addMember(pool, caseIds[i]!, viewers.therapist.username, ['therapist']);
   for (const i of [1, 6]) await addMember(pool, caseIds[i]!, viewers.memberCoordinator.username, ['therapist']);
   await addMember(pool, caseIds[7]!, viewers.counselor.username, ['counselor']);
-  await pool.query(caseListOf0032());
-  await pool.query('grant execute on function app_hidden.case_list_0032(text, text) to sanad_user');
+  await pool.query(earlierFunction('0032-case-inbox.sql', 'case_list', 'case_list_0032'));
+  await pool.query(earlierFunction('0011-workflow.sql', 'cases_task_summary', 'cases_task_summary_0011'));
+  await pool.query(earlierFunction('0013-case-scores.sql', 'cases_latest_phq9_item9', 'cases_latest_phq9_item9_0013'));
+  await pool.query(`grant execute on function app_hidden.case_list_0032(text, text), app_hidden.cases_task_summary_0011(app_public.cases, text),
+    app_hidden.cases_latest_phq9_item9_0013(app_public.cases) to sanad_user`);
+  // PHQ-9 records on some cases, item 9 changing over time (the latest change counts).
+  for (const [i, item9] of [[0, 2], [0, 1], [3, 0], [7, 3], [9, null]] as const) {
+    const time = ['pre', 'post', 'fu1', 'fu2', 'pre'][i % 5];
+    await pool.query(
+      `insert into app_public.phq9 (case_id, submitter_id, time_of_measurement, item9, updated_at)
+       values ($1, (select user_id from app_public.case_members where case_id = $1 and acts_as_patient), $2, $3, now() + make_interval(secs => $4))
+       on conflict (case_id, time_of_measurement) do update set item9 = excluded.item9, updated_at = excluded.updated_at`,
+      [caseIds[i], time, item9, caseIds.length + i],
+    );
+  }
 });
 afterAll(async () => {
   await t?.close();
@@ -108,6 +124,34 @@ describe('case_list after 0080', () => {
     );
     const sorted = [...rows].sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     expect(rows.map((r) => r.id)).toEqual(sorted.map((r) => r.id));
+  });
+});
+
+describe('the per-case columns of PagedCases after 0082', () => {
+  it('answer every reader as before: the task summaries and the latest PHQ-9 item 9', async () => {
+    const outsider = await t.user({ flags: ['therapist'] });
+    const readers = { ...viewers, outsider, otherPatient: await t.user({ flags: ['patient'] }) };
+    for (const [name, person] of Object.entries(readers)) {
+      const rows = await withUser(t.database.db.pool, { userId: person.id }, async (sql) =>
+        (
+          await sql.query(
+            `select c.id,
+                    app_public.cases_task_summary(c, 'patients')::text as patients, app_hidden.cases_task_summary_0011(c, 'patients')::text as patients_before,
+                    app_public.cases_task_summary(c, 'therapists')::text as therapists, app_hidden.cases_task_summary_0011(c, 'therapists')::text as therapists_before,
+                    app_public.cases_latest_phq9_item9(c) as item9, app_hidden.cases_latest_phq9_item9_0013(c) as item9_before
+               from app_public.cases c`,
+          )
+        ).rows,
+      );
+      for (const row of rows) {
+        expect([row.patients, row.therapists, row.item9], `${name} on ${row.id}`).toEqual([row.patients_before, row.therapists_before, row.item9_before]);
+      }
+    }
+    // Not all alike: item 9 is seen where it was answered, by those who may read it.
+    const coordinatorRows = await withUser(t.database.db.pool, { userId: viewers.coordinator!.id }, async (sql) =>
+      (await sql.query('select app_public.cases_latest_phq9_item9(c) as item9 from app_public.cases c where c.id = any($1)', [[caseIds[0], caseIds[7]]])).rows,
+    );
+    expect(coordinatorRows.map((r) => r.item9).sort()).toEqual([1, 3]);
   });
 });
 
