@@ -61,8 +61,17 @@ beforeAll(async () => {
   await pool.query(earlierFunction('0032-case-inbox.sql', 'case_list', 'case_list_0032'));
   await pool.query(earlierFunction('0011-workflow.sql', 'cases_task_summary', 'cases_task_summary_0011'));
   await pool.query(earlierFunction('0013-case-scores.sql', 'cases_latest_phq9_item9', 'cases_latest_phq9_item9_0013'));
+  await pool.query(earlierFunction('0050-clinical-safety.sql', 'cases_open_safety_signals', 'cases_open_safety_signals_0050'));
   await pool.query(`grant execute on function app_hidden.case_list_0032(text, text), app_hidden.cases_task_summary_0011(app_public.cases, text),
-    app_hidden.cases_latest_phq9_item9_0013(app_public.cases) to sanad_user`);
+    app_hidden.cases_latest_phq9_item9_0013(app_public.cases), app_hidden.cases_open_safety_signals_0050(app_public.cases) to sanad_user`);
+  // Open and resolved risk signals on some cases.
+  for (const [i, resolved] of [[0, false], [0, true], [2, false], [7, true]] as const) {
+    await pool.query(
+      `insert into app_public.safety_signals (case_id, source, source_record_id, responsible_group, resolved_at)
+       values ($1, 'test', gen_random_uuid(), 'therapists', case when $2 then now() end)`,
+      [caseIds[i], resolved],
+    );
+  }
   // PHQ-9 records on some cases, item 9 changing over time (the latest change counts).
   for (const [i, item9] of [[0, 2], [0, 1], [3, 0], [7, 3], [9, null]] as const) {
     const time = ['pre', 'post', 'fu1', 'fu2', 'pre'][i % 5];
@@ -127,8 +136,8 @@ describe('case_list after 0080', () => {
   });
 });
 
-describe('the per-case columns of PagedCases after 0082', () => {
-  it('answer every reader as before: the task summaries and the latest PHQ-9 item 9', async () => {
+describe('the per-case columns of PagedCases after 0082 and 0083', () => {
+  it('answer every reader as before: the task summaries, the latest PHQ-9 item 9 and the open risk signals', async () => {
     const outsider = await t.user({ flags: ['therapist'] });
     const readers = { ...viewers, outsider, otherPatient: await t.user({ flags: ['patient'] }) };
     for (const [name, person] of Object.entries(readers)) {
@@ -138,13 +147,19 @@ describe('the per-case columns of PagedCases after 0082', () => {
             `select c.id,
                     app_public.cases_task_summary(c, 'patients')::text as patients, app_hidden.cases_task_summary_0011(c, 'patients')::text as patients_before,
                     app_public.cases_task_summary(c, 'therapists')::text as therapists, app_hidden.cases_task_summary_0011(c, 'therapists')::text as therapists_before,
-                    app_public.cases_latest_phq9_item9(c) as item9, app_hidden.cases_latest_phq9_item9_0013(c) as item9_before
+                    app_public.cases_latest_phq9_item9(c) as item9, app_hidden.cases_latest_phq9_item9_0013(c) as item9_before,
+                    app_public.cases_open_safety_signals(c) as signals, app_hidden.cases_open_safety_signals_0050(c) as signals_before
                from app_public.cases c`,
           )
         ).rows,
       );
       for (const row of rows) {
-        expect([row.patients, row.therapists, row.item9], `${name} on ${row.id}`).toEqual([row.patients_before, row.therapists_before, row.item9_before]);
+        expect([row.patients, row.therapists, row.item9, row.signals], `${name} on ${row.id}`).toEqual([
+          row.patients_before,
+          row.therapists_before,
+          row.item9_before,
+          row.signals_before,
+        ]);
       }
     }
     // Not all alike: item 9 is seen where it was answered, by those who may read it.
@@ -152,6 +167,13 @@ describe('the per-case columns of PagedCases after 0082', () => {
       (await sql.query('select app_public.cases_latest_phq9_item9(c) as item9 from app_public.cases c where c.id = any($1)', [[caseIds[0], caseIds[7]]])).rows,
     );
     expect(coordinatorRows.map((r) => r.item9).sort()).toEqual([1, 3]);
+    const signals = async (person: Person) =>
+      withUser(t.database.db.pool, { userId: person.id }, async (sql) =>
+        (await sql.query('select app_public.cases_open_safety_signals(c) as n from app_public.cases c where c.id = $1', [caseIds[0]])).rows[0]?.n,
+      );
+    expect(await signals(viewers.therapist!)).toBe(1);
+    expect(await signals(viewers.coordinator!)).toBe(1);
+    expect(await signals(viewers.patient!)).toBeNull();
   });
 });
 
