@@ -29,6 +29,7 @@ import type { DatabaseKind } from '../src/server/db/database';
 import { withOwnerAs, type Sql } from '../src/server/db/transaction';
 import { MEASUREMENT_TIMES } from '../src/server/questionnaires/columns';
 import { ident } from '../src/server/questionnaires/migration';
+import { scoreColumns } from '../src/server/questionnaires/collections';
 import { seedWorkspace, workspaceSize, type WorkspaceSize } from './workspace-seed';
 
 /** Four instruments × five times of measurement: the 20 records per case. */
@@ -140,24 +141,24 @@ interface ScoredProfile {
   complete: boolean;
 }
 
-/** JSON of a score record with undefined as null, as collections.ts stores it. */
-function jsonOrNull(record: Record<string, unknown> | undefined): string | null {
-  return record === undefined ? null : JSON.stringify(Object.fromEntries(Object.entries(record).map(([k, v]) => [k, v ?? null])));
+/** JSON of a score record as collections.ts stores it (scoreColumns), or null. */
+function jsonOrNull(record: unknown): string | null {
+  return record === null ? null : JSON.stringify(record);
 }
 
 /** Profiles from mild to severe (index order), scored by the server's scoring. */
 function scoredProfiles(definition: InstrumentDefinition, random: () => number): ScoredProfile[] {
   return Array.from({ length: PROFILES }, (_, k) => {
     const answers = answerProfile(definition, k / (PROFILES - 1), random);
-    const result = score(definition, answers);
+    const scores = scoreColumns(score(definition, answers));
     return {
       answers: JSON.stringify(answers),
-      total: result.total ?? null,
-      band: result.band ?? null,
-      subscales: jsonOrNull(result.subscales),
-      flags: result.flags,
-      diagnoses: jsonOrNull(result.diagnoses),
-      complete: result.complete,
+      total: scores.total,
+      band: scores.band,
+      subscales: jsonOrNull(scores.subscales),
+      flags: scores.flags,
+      diagnoses: jsonOrNull(scores.diagnoses),
+      complete: scores.complete,
     };
   });
 }

@@ -6,6 +6,19 @@
 -- answers and signatures, in PL/pgSQL (plans kept for the session), with the reader checked
 -- against the one case by its membership key.
 
+-- Whether the signed-in person is on the staff of a case (any role but patient), by the
+-- membership key: the rule of my_staff_case_ids for one case. SQL without settings, so that it
+-- is inlined where it is called (by the security definer functions below and in 0083, as the
+-- owner: no request role executes it).
+create function app_hidden.is_case_staff(case_id uuid) returns boolean
+  language sql stable
+as $$
+  select exists (select 1 from app_public.case_members m
+                  where m.case_id = is_case_staff.case_id and m.user_id = app_public.current_user_id()
+                    and (m.acts_as_therapist or m.acts_as_supervisor or m.acts_as_interviewer or m.acts_as_supporter or m.acts_as_counselor))
+$$;
+revoke execute on function app_hidden.is_case_staff(uuid) from public;
+
 -- Open tasks of a candidate group: for the staff of the case and coordinators; anyone else gets
 -- the summary of no tasks (0011's rule: its count was 0, not null).
 create or replace function app_public.cases_task_summary(c app_public.cases, group_name text) returns app_public.task_summary
@@ -13,10 +26,7 @@ create or replace function app_public.cases_task_summary(c app_public.cases, gro
   set search_path = pg_catalog
 as $$
 declare
-  allowed boolean := app_hidden.is_coordinator()
-    or exists (select 1 from app_public.case_members m
-                where m.case_id = c.id and m.user_id = app_public.current_user_id()
-                  and (m.acts_as_therapist or m.acts_as_supervisor or m.acts_as_interviewer or m.acts_as_supporter or m.acts_as_counselor));
+  allowed boolean := app_hidden.is_coordinator() or app_hidden.is_case_staff(c.id);
 begin
   return (
     select row(

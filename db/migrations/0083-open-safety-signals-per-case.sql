@@ -10,10 +10,7 @@ create or replace function app_public.cases_open_safety_signals(c app_public.cas
   set search_path = pg_catalog
 as $$
 begin
-  if not (app_hidden.is_coordinator()
-          or exists (select 1 from app_public.case_members m
-                      where m.case_id = c.id and m.user_id = app_public.current_user_id()
-                        and (m.acts_as_therapist or m.acts_as_supervisor or m.acts_as_interviewer or m.acts_as_supporter or m.acts_as_counselor))) then
+  if not (app_hidden.is_coordinator() or app_hidden.is_case_staff(c.id)) then
     return null;
   end if;
   return (select count(*)::integer from app_public.safety_signals s where s.case_id = c.id and s.resolved_at is null);

@@ -58,8 +58,18 @@ async function validateRecord(code: InstrumentCode, definition: InstrumentDefini
   checkAnswers(code, definition, whole ? sent : { ...(await storedAnswers(ctx.sql, code, definition, row.case_id, row.time_of_measurement)), ...sent });
 }
 
+/** A record's scores as their columns hold them. */
+export interface StoredScores extends Record<ScoreColumn, unknown> {
+  total: number | null;
+  band: string | null;
+  subscales: Record<string, unknown> | null;
+  flags: string[];
+  diagnoses: Record<string, unknown> | null;
+  complete: boolean;
+}
+
 /** The scores as their columns hold them: a missing subscale or diagnosis is null. */
-function scoreColumns(result: ReturnType<typeof score>): Record<ScoreColumn, unknown> {
+export function scoreColumns(result: ReturnType<typeof score>): StoredScores {
   const nullFor = (record: Record<string, unknown> | undefined) =>
     record === undefined ? null : Object.fromEntries(Object.entries(record).map(([k, v]) => [k, v ?? null]));
   return {
