@@ -22,8 +22,8 @@ const CALM = { item1: 0, item2: 1, item3: 0, item4: 1, item5: 0, item6: 0, item7
 const AT_RISK = { ...CALM, item2: 3, item4: 3, item9: 2 };
 
 beforeAll(async () => {
-  // PHQ-9 alone is due before treatment, so that one whole record completes that time.
-  t = await startTestApp({ MEASUREMENTS_PRE: 'phq9' });
+  // PHQ-9 alone is due before treatment and at screening, so that one whole record completes that time.
+  t = await startTestApp({ MEASUREMENTS_PRE: 'phq9', MEASUREMENTS_SCREENING: 'phq9' });
   patient = await t.user({ flags: ['patient'] });
   caseId = patient.caseId!;
   therapist = await t.user({ flags: ['therapist'] });
@@ -107,6 +107,32 @@ describe('POST of a whole record', () => {
     expect((await post(patient, { case_id: caseId, time_of_measurement: 'pre', ...CALM })).status).toBe(201);
     const after = (await t.database.db.pool.query('select count(*)::int as n from app_private.measurement_completions where case_id = $1', [caseId])).rows[0].n;
     expect(after - before).toBe(1);
+  });
+
+  it('at screening, tells the workflow with the patient’s exclusions, read in the same message', async () => {
+    const minor = await t.user({ flags: ['patient'] });
+    await t.database.db.pool.query(
+      'update app_public.users set excluded = true, excluded_for_minor_age = true, excluded_for_lack_of_email = true where id = $1',
+      [minor.id],
+    );
+    expect((await post(minor, { case_id: minor.caseId, time_of_measurement: 'screening', ...CALM })).status).toBe(201);
+    expect(Number((await record('screening', minor.caseId))!.total)).toBe(score(PHQ9, CALM).total);
+    const { rows } = await t.database.db.pool.query('select message_name, variables from app_private.workflow_outbox where case_id = $1', [minor.caseId]);
+    expect(rows).toEqual([
+      {
+        message_name: 'screeningCompleted',
+        variables: {
+          excluded: { value: true, type: 'Boolean' },
+          exclusionReasons: { value: 'excludedForLackOfEmail,excludedForMinorAge', type: 'String' },
+          timeOfMeasurement: { value: 'screening', type: 'String' },
+        },
+      },
+    ]);
+    // A patient without exclusions: excluded false, no reasons.
+    const other = await t.user({ flags: ['patient'] });
+    expect((await post(other, { case_id: other.caseId, time_of_measurement: 'screening', ...CALM })).status).toBe(201);
+    const { rows: plain } = await t.database.db.pool.query('select variables from app_private.workflow_outbox where case_id = $1', [other.caseId]);
+    expect(plain[0].variables).toMatchObject({ excluded: { value: false, type: 'Boolean' }, exclusionReasons: { value: '', type: 'String' } });
   });
 
   it('still merges a partial record with the stored answers and scores the whole', async () => {

@@ -107,20 +107,21 @@ async function storeScores(code: InstrumentCode, definition: InstrumentDefinitio
  * A whole record (every item sent), except a screening input at screening: validated and
  * scored before the transaction opens, since the stored answers will be the sent ones, and
  * upserted with its scores as sanad_scorer (migration 0081: one write instead of the answers
- * and then the scores), with the completion reported and the record read back in the same
- * message (routes.ts planWrite). The screening inputs at screening read the case's other stored
- * records for the exclusions, and partial records merge with the stored answers: both take the
- * usual path (beforeWrite, afterWrite).
+ * and then the scores), with the completion reported (at screening with the patient's
+ * exclusions, read in the same statement) and the record read back in the same message
+ * (routes.ts planWrite). The screening inputs at screening decide exclusions from the case's
+ * other stored records, and partial records merge with the stored answers: both take the usual
+ * path (beforeWrite, afterWrite).
  */
 function planWholeRecord(code: InstrumentCode, definition: InstrumentDefinition, schedule: MeasurementSchedule, row: Row): WritePlan | undefined {
   const time = row.time_of_measurement;
-  if (time === 'screening' || typeof row.case_id !== 'string' || typeof time !== 'string') return undefined;
+  if ((time === 'screening' && isScreeningInput(code)) || typeof row.case_id !== 'string' || typeof time !== 'string') return undefined;
   const { sent, whole } = sentAnswers(definition, row);
   if (!whole) return undefined;
   checkAnswers(code, definition, sent);
   const result = score(definition, sent);
   const after: Statement[] = [];
-  if (result.complete && isMeasurementTime(time) && schedule[time].includes(code)) after.push(completionStatement(row.case_id, time, schedule[time], {}));
+  if (result.complete && isMeasurementTime(time) && schedule[time].includes(code)) after.push(completionStatement(row.case_id, time, schedule[time]));
   return { row: { ...row, ...scoreColumns(result) }, after, role: 'sanad_scorer' };
 }
 
