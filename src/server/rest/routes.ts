@@ -311,9 +311,21 @@ async function create(context: RequestContext): Promise<FastifyReply> {
   // A singular request keeps the usual path, whose read back decides before the commit.
   const oneRowUpsert = onConflict?.action === 'merge' && checked.length === 1 && !media.singular;
   const planned = oneRowUpsert ? planWrite(collection, checked[0]!, context.identity) : undefined;
-  const { body, n } = planned
-    ? await writeInOneMessage(context, planned, returning)
-    : await withUser(context.pool, context.identity, async (sql) => {
+  const { body, n } = planned ? await writeInOneMessage(context, planned, returning) : await writeWithHooks(context, checked, onConflict, returning);
+  if (prefer.count) reply.header('content-range', `*/${n}`);
+  if (!returning) return reply.status(201).send();
+  return sendRows(reply, 201, body, media);
+}
+
+/** The usual write: defaults, `beforeWrite`, the statement, `afterWrite` and the read back, in one transaction. */
+async function writeWithHooks(
+  context: RequestContext,
+  checked: readonly Row[],
+  onConflict: InsertRequest['onConflict'],
+  returning: Returning | null,
+): Promise<AggregateRow> {
+  const { collection, media } = context;
+  return withUser(context.pool, context.identity, async (sql) => {
     const ctx: WriteContext = { sql, identity: context.identity, collection: collection.name };
     const defaults = await defaultsFor(collection, ctx);
     const prepared: PreparedRow[] = [];
@@ -333,9 +345,6 @@ async function create(context: RequestContext): Promise<FastifyReply> {
     if (media.singular && written.n !== 1) throw singularError(written.n);
     return written;
   });
-  if (prefer.count) reply.header('content-range', `*/${n}`);
-  if (!returning) return reply.status(201).send();
-  return sendRows(reply, 201, body, media);
 }
 
 /** The collection's plan for a one-row upsert (`planWrite`), or undefined for the usual path. */
