@@ -8,8 +8,11 @@
  * its definition, checked with validateAnswers and scored with score() (src/domain/instruments,
  * what a POST runs), and the records draw their profile at random, in set-based SQL in one
  * owner transaction. Later times of measurement draw milder profiles, as treatment would have
- * it. The audit trigger is off during the load, as in workspace-seed.ts, and the tables are
- * vacuumed and analyzed afterwards.
+ * it. The audit trigger is off during the load, as in workspace-seed.ts, and so is the safety
+ * signal trigger of migration 0050 (PHQ-9, BDI-II): the history's risk signals would each queue a
+ * safety process, thousands of workflow starts that the server would then run during the
+ * measurement (history is past, its signals long handled). The tables are vacuumed and analyzed
+ * afterwards.
  */
 import type pg from 'pg';
 import {
@@ -26,6 +29,7 @@ import type { DatabaseKind } from '../src/server/db/database';
 import { withOwnerAs, type Sql } from '../src/server/db/transaction';
 import { MEASUREMENT_TIMES } from '../src/server/questionnaires/columns';
 import { ident } from '../src/server/questionnaires/migration';
+import { scoreColumns } from '../src/server/questionnaires/collections';
 import { seedWorkspace, workspaceSize, type WorkspaceSize } from './workspace-seed';
 
 /** Four instruments × five times of measurement: the issue's 20 records per case. */
@@ -137,24 +141,24 @@ interface ScoredProfile {
   complete: boolean;
 }
 
-/** JSON of a score record with undefined as null, as collections.ts stores it. */
-function jsonOrNull(record: Record<string, unknown> | undefined): string | null {
-  return record === undefined ? null : JSON.stringify(Object.fromEntries(Object.entries(record).map(([k, v]) => [k, v ?? null])));
+/** JSON of a score record as collections.ts stores it (scoreColumns), or null. */
+function jsonOrNull(record: unknown): string | null {
+  return record === null ? null : JSON.stringify(record);
 }
 
 /** Profiles from mild to severe (index order), scored by the server's scoring. */
 function scoredProfiles(definition: InstrumentDefinition, random: () => number): ScoredProfile[] {
   return Array.from({ length: PROFILES }, (_, k) => {
     const answers = answerProfile(definition, k / (PROFILES - 1), random);
-    const result = score(definition, answers);
+    const scores = scoreColumns(score(definition, answers));
     return {
       answers: JSON.stringify(answers),
-      total: result.total ?? null,
-      band: result.band ?? null,
-      subscales: jsonOrNull(result.subscales),
-      flags: result.flags,
-      diagnoses: jsonOrNull(result.diagnoses),
-      complete: result.complete,
+      total: scores.total,
+      band: scores.band,
+      subscales: jsonOrNull(scores.subscales),
+      flags: scores.flags,
+      diagnoses: jsonOrNull(scores.diagnoses),
+      complete: scores.complete,
     };
   });
 }
@@ -207,7 +211,8 @@ async function insertRecords(sql: Sql, code: InstrumentCode, definition: Instrum
   const items = definition.items.map((item) => ident(item.id));
   // Deferred triggers (the read versions of 0015) must have run before a table is altered.
   await sql.query('set constraints all immediate');
-  await sql.query(`alter table app_public.${code} disable trigger _900_audit`);
+  const triggers = await seedTimeTriggers(sql, code);
+  for (const trigger of triggers) await sql.query(`alter table app_public.${code} disable trigger ${trigger}`);
   await sql.query(
     `with drawn as materialized (
        select m.case_id, m.user_id as patient_id, c.created_at as opened, t.time, t.days,
@@ -227,7 +232,16 @@ async function insertRecords(sql: Sql, code: InstrumentCode, definition: Instrum
       cross join lateral (select least(now(), d.opened + make_interval(days => d.days, secs => random() * 86400)) as at) as at`,
     [code, PROFILES, [...MEASUREMENT_TIMES], MEASUREMENT_TIMES.map((t) => DAYS_AFTER_OPENING[t])],
   );
-  await sql.query(`alter table app_public.${code} enable trigger _900_audit`);
+  for (const trigger of triggers) await sql.query(`alter table app_public.${code} enable trigger ${trigger}`);
+}
+
+/** The triggers off while a table is loaded: the audit log, and the safety signals where the table has them. */
+async function seedTimeTriggers(sql: Sql, code: InstrumentCode): Promise<string[]> {
+  const { rows } = await sql.query<{ tgname: string }>(
+    `select tgname from pg_trigger where tgrelid = $1::regclass and tgname in ('_900_audit', '_500_safety_signal') order by tgname`,
+    [`app_public.${code}`],
+  );
+  return rows.map((r) => r.tgname);
 }
 
 /** Who the scenarios sign in as, read back from a seeded database. */

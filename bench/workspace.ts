@@ -9,6 +9,8 @@ import type { LoadRequest } from './load';
 import { runOnce, type SqlRequest } from './sql-load';
 import type { SeededWorkspace } from './workspace-seed';
 import { PROFILE_COLUMNS } from '../src/server/auth/service';
+import { documentText, operationName } from '../src/web/api/graphql';
+import { PAGED_CASES_PAGE_SIZE, PagedCases, ShortPagedCases } from '../src/web/features/cases/api';
 
 export interface WorkspaceScenario {
   name: string;
@@ -58,6 +60,54 @@ select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).stag
   left join lateral app_public.cases_latest_message(page.c) as latest on true
   left join lateral app_public.cases_patient(page.c) as patient on true
   left join lateral app_public.cases_my_involvement(page.c) as involvement on true`;
+
+/**
+ * The fields both paged lists share, for the page of paged_cases($1 filterUnassigned, $2 search,
+ * $3 stage) cut by $4 first and $5 offset, and the total as PostGraphile's totalCount counts it.
+ */
+const PAGED_COMMON_COLUMNS = `(page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).title, (page.c).stage, (page.c).created_at,
+       app_public.cases_new_messages(page.c) as new_messages,
+       app_public.cases_search_similarity(page.c, $2) as search_similarity,
+       app_public.cases_open_safety_signals(page.c) as open_safety_signals,
+       patient.id as patient_id, patient.username as patient_username, patient.alias as patient_alias,
+       involvement.id as involvement_id, involvement.acts_as_therapist, involvement.acts_as_supervisor, involvement.acts_as_interviewer,
+       involvement.acts_as_supporter, involvement.acts_as_counselor, involvement.acts_as_patient,
+       (select count(*) from app_public.paged_cases($1, $2, $3)) as total_count`;
+const PAGED_COMMON_FROM = `from (select c from app_public.paged_cases($1, $2, $3) as c limit $4 offset $5) as page
+  left join lateral app_public.cases_patient(page.c) as patient on true
+  left join lateral app_public.cases_my_involvement(page.c) as involvement on true`;
+
+/** ShortPagedCases' rows (CaseListFields of src/web/features/cases/api.ts) and total, as one statement. */
+export const SHORT_PAGED_CASES_SQL = `
+select ${PAGED_COMMON_COLUMNS},
+       latest.id as latest_id, latest.sent_at as latest_sent_at, latest.subject as latest_subject,
+       (select json_agg(a.treatment order by a.id) from app_public.treatment_assignments a where a.case_id = (page.c).id) as treatments
+  ${PAGED_COMMON_FROM}
+  left join lateral app_public.cases_latest_message(page.c) as latest on true`;
+
+/** A case's people in one care role (at most 10, as PagedCases asks), with their names. */
+function careRole(role: 'therapists' | 'counselors' | 'interviewers'): string {
+  return `(select json_agg(json_build_object('id', m.id, 'user', json_build_object('id', u.id, 'username', u.username, 'alias', u.alias)))
+          from (select * from app_public.cases_${role}(page.c) limit 10) as m
+          left join app_public.users as u on u.id = m.user_id) as ${role}`;
+}
+
+/** PagedCases' rows (the /admin/cases document) and total, as one statement. */
+export const PAGED_CASES_SQL = `
+select ${PAGED_COMMON_COLUMNS},
+       (page.c).is_dropout, (page.c).exclude_from_analysis,
+       app_public.cases_next_waiting_date(page.c) as next_waiting_date,
+       app_public.cases_latest_phq9_item9(page.c) as latest_phq9_item9,
+       (select json_build_object('id', a.id, 'assignedAt', a.assigned_at, 'treatment', a.treatment)
+          from app_public.treatment_assignments a where a.case_id = (page.c).id order by a.assigned_at, a.id limit 1) as treatment,
+       patient_tasks.count_of_open as patient_open, patient_tasks.latest_due, patient_tasks.next_time,
+       therapist_tasks.count_of_open as therapist_open, therapist_tasks.count_of_overdue as therapist_overdue,
+       ${careRole('therapists')},
+       ${careRole('counselors')},
+       ${careRole('interviewers')}
+  ${PAGED_COMMON_FROM}
+  left join lateral app_public.cases_task_summary(page.c, 'patients') as patient_tasks on true
+  left join lateral app_public.cases_task_summary(page.c, 'therapists') as therapist_tasks on true`;
 
 /** Newest sent messages shown when a case opens; older ones page in on scrolling. */
 const SENT_PAGE = 50;
@@ -124,6 +174,10 @@ export function workspaceScenarios(seed: SeededWorkspace, tokens: WorkspaceToken
     caseList(`CaseListWithMessageCounts search "${search}", therapist`, tokens.therapist, therapist.id, search),
     caseList(`CaseListWithMessageCounts, coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id, null),
     caseList(`CaseListWithMessageCounts search "${search}", coordinator`, tokens.coordinator, coordinator.id, search),
+    pagedCases('PagedCases', PAGED_CASES_SQL, `therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
+    pagedCases('PagedCases', PAGED_CASES_SQL, `coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id),
+    pagedCases('ShortPagedCases', SHORT_PAGED_CASES_SQL, `therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
+    pagedCases('ShortPagedCases', SHORT_PAGED_CASES_SQL, `coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id),
     caseWithMessages(`CaseWithMessages, therapist (each of ${therapist.caseIds.length} cases)`, tokens.therapist, therapist),
     myMessages('GET /api/my_messages unread, therapist', MY_UNREAD_PATH, MY_UNREAD_SQL, tokens.therapist, therapist.id),
     myMessages('GET /api/my_messages unread, 50 newest, therapist', MY_UNREAD_PAGE_PATH, MY_UNREAD_PAGE_SQL, tokens.therapist, therapist.id),
@@ -168,6 +222,42 @@ function caseList(name: string, token: string, userId: string, search: string | 
       const { rows } = await runOnce(pool, sql);
       if (nodes.length === 0) throw new Error(`${name}: the list is empty`);
       sameIds(name, nodes, rows);
+      return 'ok';
+    },
+  };
+}
+
+/**
+ * The staff screens' paged lists (spec §7 PagedCases, ShortPagedCases; 200 a page, spec §9),
+ * sent as the web app sends them (the documents of src/web/features/cases/api.ts, first page,
+ * no filter), beside the same rows and total in one SQL statement.
+ */
+function pagedCases(operation: 'PagedCases' | 'ShortPagedCases', text: string, who: string, token: string, userId: string): WorkspaceScenario {
+  const document = operation === 'PagedCases' ? PagedCases : ShortPagedCases;
+  const query = documentText(document);
+  const variables = { filterUnassigned: false, search: null, stage: null, first: PAGED_CASES_PAGE_SIZE, offset: 0 };
+  const name = `${operation}, ${who}`;
+  const sql: SqlRequest = { userId, text, values: [[false, null, null, PAGED_CASES_PAGE_SIZE, 0]] };
+  return {
+    name,
+    p99TargetMs: P99_TARGET_MS,
+    request: {
+      method: 'POST',
+      path: '/api/graphql',
+      headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
+      bodies: [JSON.stringify({ query, variables, operationName: operationName(document) })],
+      graphql: true,
+    },
+    sql,
+    async check(baseUrl, pool) {
+      type Page = { pagedCases: { totalCount: number; nodes: { id: string }[] } | null };
+      const data = await postGraphql<Page>(baseUrl, query, variables, token);
+      const nodes = data.pagedCases?.nodes ?? [];
+      const { rows } = await runOnce(pool, sql);
+      if (nodes.length === 0) throw new Error(`${name}: the list is empty`);
+      sameIds(name, nodes, rows);
+      const total = Number((rows[0] as { total_count: unknown } | undefined)?.total_count);
+      if (data.pagedCases?.totalCount !== total) throw new Error(`${name}: totalCount ${data.pagedCases?.totalCount}, the SQL counts ${total}`);
       return 'ok';
     },
   };

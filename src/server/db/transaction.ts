@@ -107,6 +107,14 @@ export async function readAsUser<T extends pg.QueryResultRow>(pool: pg.Pool, ide
   return results[4]!.rows;
 }
 
+/**
+ * The roles a signed-in person's request may run as: sanad_user, and sanad_scorer (sanad_user
+ * plus the questionnaires' score columns, migration 0081) for the server's own scored write of
+ * a whole questionnaire record. The server chooses; nothing a client sends names a role.
+ */
+export const SIGNED_IN_ROLES = ['sanad_user', 'sanad_scorer'] as const;
+export type SignedInRole = (typeof SIGNED_IN_ROLES)[number];
+
 /** A statement and its bind parameters. */
 export interface Statement {
   text: string;
@@ -157,10 +165,16 @@ export function inlineParameters(statement: Statement): string {
  * where withUser needs three messages for one statement. For reads: at concurrency 32 the round
  * trips cost both processes more CPU than a short statement does. Answers each statement's result.
  */
-export async function queryOnceAsUser(pool: pg.Pool, identity: Identity, statements: readonly Statement[]): Promise<pg.QueryResult[]> {
+export async function queryOnceAsUser(
+  pool: pg.Pool,
+  identity: Identity,
+  statements: readonly Statement[],
+  role: SignedInRole = 'sanad_user',
+): Promise<pg.QueryResult[]> {
   const settings = pgSettingsFor(identity);
   const userId = checkedUserId(settings['jwt.claims.user_id']);
-  const setup = `begin; set local role ${settings.role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)${timeoutSetting()}`;
+  if (role !== 'sanad_user' && (!identity.userId || !SIGNED_IN_ROLES.includes(role))) throw new Error(`queryOnceAsUser: ${role} is for signed-in people`);
+  const setup = `begin; set local role ${role === 'sanad_user' ? settings.role : role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)${timeoutSetting()}`;
   const message = [setup, ...statements.map(inlineParameters), 'commit'].join('; ');
   const client = await pool.connect();
   let broken: Error | undefined;

@@ -7,11 +7,12 @@
  */
 import { INSTRUMENT_CODES, INSTRUMENTS, score, validateAnswers, type FieldError, type InstrumentCode, type InstrumentDefinition } from '../../domain/instruments';
 import { isAnswered } from '../../domain/instruments/answers';
-import { defineCollection, RestError, type Collection, type Row, type WriteContext } from '../rest';
-import { answerColumns, CONFLICT_KEY, questionnaireColumns, readViewOf, tableOf, writableColumns } from './columns';
+import type { Statement } from '../db/transaction';
+import { defineCollection, RestError, type Collection, type Row, type WriteContext, type WritePlan } from '../rest';
+import { answerColumns, CONFLICT_KEY, type ScoreColumn, questionnaireColumns, readViewOf, tableOf, writableColumns } from './columns';
 import { storedAnswers } from './records';
 import { applyScreeningExclusions, isScreeningInput } from './screening';
-import { reportCompletedMeasurement } from './completion';
+import { completionStatement, reportCompletedMeasurement } from './completion';
 import { DEFAULT_SCHEDULE, isMeasurementTime, type MeasurementSchedule } from '../../domain/measurements';
 
 /** 400 in PostgREST's shape, listing every problem; `details` is JSON for forms to show per item. */
@@ -27,44 +28,101 @@ function invalidAnswers(code: string, problems: readonly FieldError[]): RestErro
 }
 
 /**
- * Before the write: empty answers become empty columns, and the record as it will be after a
- * merge (stored answers, then the sent ones) is validated, so an item that a changed answer
- * hides must be cleared in the same request. Missing answers are allowed (a form saves as it
- * goes); the record is then incomplete and has no total.
+ * The sent answers, with empty answers made empty columns (in the row too), and whether they
+ * are a whole record: a record that carries every item replaces all stored answers, so nothing
+ * stored can change what is validated and scored.
  */
-async function validateRecord(code: InstrumentCode, definition: InstrumentDefinition, row: Row, ctx: WriteContext): Promise<void> {
+function sentAnswers(definition: InstrumentDefinition, row: Row): { sent: Row; whole: boolean } {
   const sent: Row = {};
   for (const item of definition.items) {
     if (!Object.hasOwn(row, item.id)) continue;
     if (!isAnswered(row[item.id]) && row[item.id] !== null) row[item.id] = null;
     sent[item.id] = row[item.id];
   }
-  // A record that carries every item replaces all stored answers: nothing stored can change the result.
-  const whole = definition.items.every((item) => Object.hasOwn(sent, item.id));
-  const answers = whole ? sent : { ...(await storedAnswers(ctx.sql, code, definition, row.case_id, row.time_of_measurement)), ...sent };
+  return { sent, whole: definition.items.every((item) => Object.hasOwn(sent, item.id)) };
+}
+
+function checkAnswers(code: InstrumentCode, definition: InstrumentDefinition, answers: Row): void {
   const problems = validateAnswers(definition, answers, { partial: true });
   if (problems.length > 0) throw invalidAnswers(code, problems);
 }
 
 /**
+ * Before the write: the record as it will be after a merge (stored answers, then the sent ones)
+ * is validated, so an item that a changed answer hides must be cleared in the same request.
+ * Missing answers are allowed (a form saves as it goes); the record is then incomplete and has
+ * no total.
+ */
+async function validateRecord(code: InstrumentCode, definition: InstrumentDefinition, row: Row, ctx: WriteContext): Promise<void> {
+  const { sent, whole } = sentAnswers(definition, row);
+  checkAnswers(code, definition, whole ? sent : { ...(await storedAnswers(ctx.sql, code, definition, row.case_id, row.time_of_measurement)), ...sent });
+}
+
+/** A record's scores as their columns hold them. */
+export interface StoredScores extends Record<ScoreColumn, unknown> {
+  total: number | null;
+  band: string | null;
+  subscales: Record<string, unknown> | null;
+  flags: string[];
+  diagnoses: Record<string, unknown> | null;
+  complete: boolean;
+}
+
+/** The scores as their columns hold them: a missing subscale or diagnosis is null. */
+export function scoreColumns(result: ReturnType<typeof score>): StoredScores {
+  const nullFor = (record: Record<string, unknown> | undefined) =>
+    record === undefined ? null : Object.fromEntries(Object.entries(record).map(([k, v]) => [k, v ?? null]));
+  return {
+    total: result.total ?? null,
+    band: result.band ?? null,
+    subscales: nullFor(result.subscales),
+    flags: result.flags,
+    diagnoses: nullFor(result.diagnoses),
+    complete: result.complete,
+  };
+}
+
+/**
  * After the write: scores from the stored answers (after the merge), kept by the database's own
- * function, since no request role may write a score column.
+ * function, since the request role may not write a score column.
  */
 async function storeScores(code: InstrumentCode, definition: InstrumentDefinition, row: Row, ctx: WriteContext): Promise<{ complete: boolean }> {
   const result = score(definition, row);
-  const nullFor = (record: Record<string, unknown> | undefined) =>
-    record === undefined ? null : JSON.stringify(Object.fromEntries(Object.entries(record).map(([k, v]) => [k, v ?? null])));
+  const s = scoreColumns(result);
+  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
   await ctx.sql.query('select app_hidden.store_questionnaire_scores($1, $2, $3, $4, $5::jsonb, $6::text[], $7::jsonb, $8)', [
     code,
     row.id,
-    result.total ?? null,
-    result.band ?? null,
-    nullFor(result.subscales),
-    result.flags,
-    nullFor(result.diagnoses),
-    result.complete,
+    s.total,
+    s.band,
+    json(s.subscales),
+    s.flags,
+    json(s.diagnoses),
+    s.complete,
   ]);
   return result;
+}
+
+/**
+ * A whole record (every item sent), except a screening input at screening: validated and
+ * scored before the transaction opens, since the stored answers will be the sent ones, and
+ * upserted with its scores as sanad_scorer (migration 0081: one write instead of the answers
+ * and then the scores), with the completion reported (at screening with the patient's
+ * exclusions, read in the same statement) and the record read back in the same message
+ * (routes.ts planWrite). The screening inputs at screening decide exclusions from the case's
+ * other stored records, and partial records merge with the stored answers: both take the usual
+ * path (beforeWrite, afterWrite).
+ */
+function planWholeRecord(code: InstrumentCode, definition: InstrumentDefinition, schedule: MeasurementSchedule, row: Row): WritePlan | undefined {
+  const time = row.time_of_measurement;
+  if ((time === 'screening' && isScreeningInput(code)) || typeof row.case_id !== 'string' || typeof time !== 'string') return undefined;
+  const { sent, whole } = sentAnswers(definition, row);
+  if (!whole) return undefined;
+  checkAnswers(code, definition, sent);
+  const result = score(definition, sent);
+  const after: Statement[] = [];
+  if (result.complete && isMeasurementTime(time) && schedule[time].includes(code)) after.push(completionStatement(row.case_id, time, schedule[time]));
+  return { row: { ...row, ...scoreColumns(result) }, after, role: 'sanad_scorer' };
 }
 
 export function questionnaireCollection(code: InstrumentCode, definition: InstrumentDefinition, schedule: MeasurementSchedule = DEFAULT_SCHEDULE): Collection {
@@ -81,6 +139,8 @@ export function questionnaireCollection(code: InstrumentCode, definition: Instru
     methods: ['GET', 'POST', 'DELETE'],
     maxRows: 1000,
     beforeWrite: (row, ctx) => validateRecord(code, definition, row, ctx),
+    // speed (issue 17): a whole record is written, scored and read back in one round trip.
+    planWrite: (row) => planWholeRecord(code, definition, schedule, row),
     async afterWrite(row, ctx) {
       const { complete } = await storeScores(code, definition, row, ctx);
       // Spec §4: a screening answer may exclude the patient, decided in this same transaction.

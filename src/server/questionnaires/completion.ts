@@ -7,26 +7,37 @@
  * writer's transaction.
  */
 import type { InstrumentCode } from '../../domain/instruments';
-import type { Sql } from '../db/transaction';
+import type { Sql, Statement } from '../db/transaction';
 import { EXCLUSION_COLUMNS } from './screening';
 
-type Variables = Record<string, { value: unknown; type: 'String' | 'Boolean' }>;
+/**
+ * The patient's exclusion flags as the workflow variables `excluded` and `exclusionReasons`
+ * (the flags' names, comma-separated, in the order of EXCLUSION_COLUMNS), read in the statement
+ * that reports the completion, as its writer: no round trip of its own. Names come from code.
+ */
+function exclusionVariablesSql(caseParameter: string): string {
+  const flags = Object.entries(EXCLUSION_COLUMNS) as [string, string][];
+  const anyFlag = flags.map(([, column]) => `u.${column}`).join(' or ');
+  const reasons = flags.map(([flag, column]) => `case when u.${column} then '${flag}' end`).join(', ');
+  return `coalesce((select jsonb_build_object(
+             'excluded', jsonb_build_object('value', coalesce(u.excluded or ${anyFlag}, false), 'type', 'Boolean'),
+             'exclusionReasons', jsonb_build_object('value', concat_ws(',', ${reasons}), 'type', 'String'))
+        from app_public.case_members m join app_public.users u on u.id = m.user_id
+       where m.case_id = ${caseParameter} and m.acts_as_patient
+       limit 1),
+     '{"excluded": {"value": false, "type": "Boolean"}, "exclusionReasons": {"value": "", "type": "String"}}'::jsonb)`;
+}
 
-/** The patient's exclusion flags as the workflow variables `excluded` and `exclusionReasons`. */
-async function exclusionVariables(sql: Sql, caseId: string): Promise<Variables> {
-  const columns = Object.values(EXCLUSION_COLUMNS);
-  const { rows } = await sql.query<Record<string, boolean>>(
-    `select u.excluded, ${columns.map((c) => `u.${c}`).join(', ')}
-       from app_public.case_members m join app_public.users u on u.id = m.user_id
-      where m.case_id = $1 and m.acts_as_patient
-      limit 1`,
-    [caseId],
-  );
-  const flags = rows[0] ?? {};
-  const reasons = (Object.entries(EXCLUSION_COLUMNS) as [string, string][]).filter(([, column]) => flags[column]).map(([flag]) => flag);
+/**
+ * The statement that records a completion (and queues the workflow message the first time); at
+ * screening with the patient's exclusions as variables (spec §4: the process ends an excluded
+ * patient's case), at other times without variables.
+ */
+export function completionStatement(caseId: string, timeOfMeasurement: string, due: readonly InstrumentCode[]): Statement {
+  const variables = timeOfMeasurement === 'screening' ? exclusionVariablesSql('$1::uuid') : `'{}'::jsonb`;
   return {
-    excluded: { value: Boolean(flags.excluded) || reasons.length > 0, type: 'Boolean' },
-    exclusionReasons: { value: reasons.join(','), type: 'String' },
+    text: `select app_hidden.record_measurement_completion($1, $2, $3::text[], ${variables}) as reported`,
+    values: [caseId, timeOfMeasurement, due],
   };
 }
 
@@ -41,10 +52,7 @@ export async function reportCompletedMeasurement(
   due: readonly InstrumentCode[],
 ): Promise<boolean> {
   if (due.length === 0) return false;
-  const variables = timeOfMeasurement === 'screening' ? await exclusionVariables(sql, caseId) : {};
-  const { rows } = await sql.query<{ reported: boolean }>(
-    'select app_hidden.record_measurement_completion($1, $2, $3::text[], $4::jsonb) as reported',
-    [caseId, timeOfMeasurement, due, JSON.stringify(variables)],
-  );
+  const { text, values } = completionStatement(caseId, timeOfMeasurement, due);
+  const { rows } = await sql.query<{ reported: boolean }>(text, [...values]);
   return rows[0]?.reported === true;
 }

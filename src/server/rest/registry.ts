@@ -4,7 +4,7 @@
  * Entries are trusted code; everything a request names is checked against them, so table and
  * column names in SQL only ever come from here.
  */
-import type { Identity, Sql } from '../db/transaction';
+import type { Identity, SignedInRole, Sql, Statement } from '../db/transaction';
 
 /** Column types the layer knows: they decide how filter values and body values are checked. */
 export const COLUMN_TYPES = ['uuid', 'text', 'int', 'numeric', 'bool', 'timestamptz', 'date', 'jsonb', 'text[]'] as const;
@@ -76,6 +76,26 @@ export interface Collection<C extends string = string> {
    * saves reading each row back from `readFrom` before the hook runs.
    */
   readonly writeReturns?: readonly NoInfer<C>[];
+  /**
+   * For an upsert of one row whose hooks need nothing stored (a whole questionnaire record: the
+   * sent answers are the stored ones after the merge): runs before any transaction opens, may
+   * throw a RestError (4xx: nothing is written), and answers the write's plan, or undefined for
+   * the usual path. With a plan, `beforeWrite` and `afterWrite` do not run, and the request's
+   * setup, the upsert of the plan's row, its statements, the read back (by the conflict key) and
+   * the commit travel as one message: one round trip instead of one per statement. Only for
+   * collections without `defaults`.
+   */
+  planWrite?(row: Row, ctx: Omit<WriteContext, 'sql'>): WritePlan | undefined;
+}
+
+/** What `planWrite` answers. */
+export interface WritePlan {
+  /** The row to upsert: the checked row, with the columns the server computed (the scores). */
+  row: Row;
+  /** Statements after the upsert, in its transaction. */
+  after: readonly Statement[];
+  /** The role of the transaction, when not sanad_user: sanad_scorer writes score columns (0081). */
+  role?: SignedInRole;
 }
 
 /** All collections the server exposes; names must be unique. */
@@ -137,6 +157,7 @@ function compileEntry(entry: Collection): CompiledCollection {
   checkColumns(entry, entry.conflictKey, 'conflictKey');
   checkColumns(entry, entry.writeReturns, 'writeReturns');
   if (entry.writeReturns && !entry.afterWrite) fail(entry.name, 'writeReturns is for afterWrite');
+  if (entry.planWrite && (entry.defaults || !entry.conflictKey)) fail(entry.name, 'planWrite needs a conflictKey and no defaults');
   checkColumns(
     entry,
     entry.defaultOrder?.map((o) => o.column),

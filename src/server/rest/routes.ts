@@ -23,8 +23,17 @@ import {
   type ParsedQuery,
   type Preferences,
 } from './grammar';
-import { compileRegistry, type CollectionRegistry, type ColumnType, type CompiledCollection, type RestMethod, type Row, type WriteContext } from './registry';
-import { buildCount, buildDelete, buildInsert, buildReadBack, buildSelect, selectListSql, type InsertRequest, type Returning } from './sql';
+import {
+  compileRegistry,
+  type CollectionRegistry,
+  type ColumnType,
+  type CompiledCollection,
+  type RestMethod,
+  type Row,
+  type WriteContext,
+  type WritePlan,
+} from './registry';
+import { buildCount, buildDelete, buildInsert, buildReadBack, buildReadBackByKey, buildSelect, selectListSql, type InsertRequest, type Returning } from './sql';
 import type { Sql } from '../db/transaction';
 import { bodyValue } from './values';
 
@@ -299,7 +308,24 @@ async function create(context: RequestContext): Promise<FastifyReply> {
   if (returning) selectListSql(collection, returning.select); // an unknown column is a 400 before any write
   if (checked.length === 0) return reply.status(201).type(JSON_TYPE).send(returning ? '[]' : undefined);
 
-  const { body, n } = await withUser(context.pool, context.identity, async (sql) => {
+  // A singular request keeps the usual path, whose read back decides before the commit.
+  const oneRowUpsert = onConflict?.action === 'merge' && checked.length === 1 && !media.singular;
+  const planned = oneRowUpsert ? planWrite(collection, checked[0]!, context.identity) : undefined;
+  const { body, n } = planned ? await writeInOneMessage(context, planned, returning) : await writeWithHooks(context, checked, onConflict, returning);
+  if (prefer.count) reply.header('content-range', `*/${n}`);
+  if (!returning) return reply.status(201).send();
+  return sendRows(reply, 201, body, media);
+}
+
+/** The usual write: defaults, `beforeWrite`, the statement, `afterWrite` and the read back, in one transaction. */
+async function writeWithHooks(
+  context: RequestContext,
+  checked: readonly Row[],
+  onConflict: InsertRequest['onConflict'],
+  returning: Returning | null,
+): Promise<AggregateRow> {
+  const { collection, media } = context;
+  return withUser(context.pool, context.identity, async (sql) => {
     const ctx: WriteContext = { sql, identity: context.identity, collection: collection.name };
     const defaults = await defaultsFor(collection, ctx);
     const prepared: PreparedRow[] = [];
@@ -319,9 +345,32 @@ async function create(context: RequestContext): Promise<FastifyReply> {
     if (media.singular && written.n !== 1) throw singularError(written.n);
     return written;
   });
-  if (prefer.count) reply.header('content-range', `*/${n}`);
-  if (!returning) return reply.status(201).send();
-  return sendRows(reply, 201, body, media);
+}
+
+/** The collection's plan for a one-row upsert (`planWrite`), or undefined for the usual path. */
+function planWrite(collection: CompiledCollection, row: Row, identity: Identity): WritePlan | undefined {
+  const plan = collection.planWrite?.(row, { identity, collection: collection.name });
+  if (!plan) return undefined;
+  for (const column of Object.keys(plan.row)) {
+    if (!Object.hasOwn(collection.columns, column)) throw new Error(`REST collection "${collection.name}": planWrite set the unknown column "${column}"`);
+  }
+  return plan;
+}
+
+/**
+ * A planned upsert of one row (`planWrite`): setup, upsert, the plan's statements, the read back
+ * by the conflict key and the commit as one message, one round trip. Any error rolls it all back.
+ */
+async function writeInOneMessage(context: RequestContext, plan: WritePlan, returning: Returning | null): Promise<AggregateRow> {
+  const { collection } = context;
+  const key = collection.conflictKey!;
+  const insert = buildInsert(collection, { rows: [plan.row], onConflict: { target: key, action: 'merge', keep: new Set() }, returning });
+  const statements = [insert, ...plan.after, ...(returning ? [buildReadBackByKey(collection, key, plan.row, returning)] : [])];
+  refuseNul(statements);
+  const results = await queryOnceAsUser(context.pool, context.identity, statements, plan.role);
+  const n = results[0]!.rowCount ?? 0;
+  if (!returning) return { body: '', n };
+  return results[results.length - 1]!.rows[0] as AggregateRow;
 }
 
 /** What a write of a collection that reads back returns per row: its id, and with `writeReturns` the row as JSON. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RestError } from './errors';
 import { parseQuery } from './grammar';
 import { compileRegistry, defineCollection } from './registry';
-import { buildCount, buildDelete, buildInsert, buildReadBack, buildSelect, whereSql, Params } from './sql';
+import { buildCount, buildDelete, buildInsert, buildReadBack, buildReadBackByKey, buildSelect, whereSql, Params } from './sql';
 
 const scores = defineCollection({
   name: 'scores',
@@ -229,5 +229,18 @@ describe('collections that read back (readFrom, afterWrite)', () => {
       `with _w as (delete from "rest_test"."scores" where "id" = $1 returning "id") select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n from ` +
         `(select "id" from "rest_test"."scores_view" where "id" in (select "id" from _w)) _r`,
     );
+  });
+
+  it('reads a planned upsert back by its conflict key, with the values as parameters', () => {
+    const query = buildReadBackByKey(masked, ['case_id', 'label'], { case_id: ID, label: 'a', score: 3 }, { select: null, stripNulls: false });
+    expect(query.text).toMatch(/ from "rest_test"\."scores_view" where "case_id" = \$1 and "label" = \$2\) _r$/);
+    expect(query.values).toEqual([ID, 'a']);
+  });
+
+  it('refuses planWrite without a conflict key or with server defaults, at start', () => {
+    const planWrite = () => undefined;
+    expect(() => compileRegistry([{ ...scores, name: 'planned', conflictKey: undefined, planWrite }])).toThrow(/planWrite needs a conflictKey and no defaults/);
+    expect(() => compileRegistry([{ ...scores, name: 'planned', defaults: () => ({}), planWrite }])).toThrow(/planWrite needs a conflictKey and no defaults/);
+    expect(compileRegistry([{ ...scores, name: 'planned', planWrite }]).get('planned')?.planWrite).toBe(planWrite);
   });
 });

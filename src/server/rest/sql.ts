@@ -230,6 +230,20 @@ export function buildReadBack(collection: CompiledCollection, ids: readonly stri
   return { text: aggregate(`(${inner}) _r`, '_r', returning.stripNulls), values: params.values };
 }
 
+/**
+ * The row just upserted, read back by its conflict key from the read relation (for a write
+ * whose statements travel in one message, which cannot pass the written id on).
+ */
+export function buildReadBackByKey(collection: CompiledCollection, key: readonly string[], row: Row, returning: Returning): SqlQuery {
+  const params = new Params();
+  const conditions = key.map((name) => {
+    const ref = columnRef(collection, name);
+    return `${ref.sql} = ${params.add(toParameter(ref.type, row[name]))}`;
+  });
+  const inner = `select ${selectListSql(collection, returning.select)} from ${collection.sqlReadTable} where ${conditions.join(' and ')}`;
+  return { text: aggregate(`(${inner}) _r`, '_r', returning.stripNulls), values: params.values };
+}
+
 export interface InsertRequest {
   /** Checked rows; a column a row lacks gets its default. */
   rows: readonly Row[];

@@ -1,0 +1,206 @@
+/**
+ * The case lists read one page (migration 0080): case_list has a branch per kind of caller,
+ * each in its own order, instead of one sort over all listed cases. The answers must be those
+ * of the list before 0080 for every caller (a coordinator who is a member of no case, one who
+ * is a member of some, a therapist, a patient), search (none, blank, by name, by short id, by a
+ * LIKE wildcard, no match), stage (none, one, anonymization, unknown) and page (limit, offset),
+ * compared row by row and in order with 0032's case_list, recreated here from its migration
+ * under another name. Ties of created_at are ordered by id; PagedCases and ShortPagedCases
+ * (pagedCases with filterUnassigned) page the same rows through GraphQL.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember } from '../../src/server/admin/accounts';
+import { MIGRATIONS_DIR } from '../../src/server/db/migrate';
+import { withUser } from '../../src/server/db/transaction';
+import { startTestApp, type TestApp } from '../helpers/app';
+
+let t: TestApp;
+type Person = Awaited<ReturnType<TestApp['user']>>;
+const viewers: Record<string, Person> = {};
+const caseIds: string[] = [];
+
+/**
+ * A function as an earlier migration defined it, under another name in app_hidden, for
+ * comparison: the text of the migration itself.
+ */
+function earlierFunction(file: string, name: string, renamed: string): string {
+  const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
+  const start = migration.search(new RegExp(`create (or replace )?function app_public\\.${name}\\(`));
+  const end = migration.indexOf('$$;', start) + 3;
+  expect(start).toBeGreaterThan(0);
+  return migration
+    .slice(start, end)
+    .replace(`app_public.${name}(`, `app_hidden.${renamed}(`)
+    .replaceAll(`${name}.`, `${renamed}.`);
+}
+
+const TITLES = ['Haddad family', 'Nour', 'haddad', 'Sami Haddad', '50% done', 'under_score', 'Amal', 'Rami', 'Karim', 'Huda', 'Lina', 'Omar', 'Yara', 'Ziad'];
+const STAGES = ['therapy', 'waiting', 'therapy', 'anonymization', 'therapy', 'screening', 'waiting', 'therapy', 'finished', 'therapy', 'therapy', 'waiting', 'therapy', 'therapy'];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const pool = t.database.db.pool;
+  const patients: Person[] = [];
+  for (let i = 0; i < TITLES.length; i++) patients.push(await t.user({ flags: ['patient'] }));
+  for (const [i, patient] of patients.entries()) {
+    caseIds.push(patient.caseId!);
+    // Pairs of cases share a created_at, so the order by id decides between them.
+    const created = new Date(Date.UTC(2026, 0, 1 + Math.floor(i / 2))).toISOString();
+    await pool.query('update app_public.cases set title = $2, stage = $3, created_at = $4 where id = $1', [patient.caseId, TITLES[i], STAGES[i], created]);
+  }
+  viewers.patient = patients[0]!;
+  viewers.coordinator = await t.user({ flags: ['coordinator'] });
+  viewers.memberCoordinator = await t.user({ flags: ['coordinator', 'therapist'] });
+  viewers.therapist = await t.user({ flags: ['therapist'] });
+  viewers.counselor = await t.user({ flags: ['counselor'] });
+  for (const i of [0, 2, 3, 4, 5, 8, 9, 12]) await addMember(pool, caseIds[i]!, viewers.therapist.username, ['therapist']);
+  for (const i of [1, 6]) await addMember(pool, caseIds[i]!, viewers.memberCoordinator.username, ['therapist']);
+  await addMember(pool, caseIds[7]!, viewers.counselor.username, ['counselor']);
+  await pool.query(earlierFunction('0032-case-inbox.sql', 'case_list', 'case_list_0032'));
+  await pool.query(earlierFunction('0011-workflow.sql', 'cases_task_summary', 'cases_task_summary_0011'));
+  await pool.query(earlierFunction('0013-case-scores.sql', 'cases_latest_phq9_item9', 'cases_latest_phq9_item9_0013'));
+  await pool.query(earlierFunction('0050-clinical-safety.sql', 'cases_open_safety_signals', 'cases_open_safety_signals_0050'));
+  await pool.query(`grant execute on function app_hidden.case_list_0032(text, text), app_hidden.cases_task_summary_0011(app_public.cases, text),
+    app_hidden.cases_latest_phq9_item9_0013(app_public.cases), app_hidden.cases_open_safety_signals_0050(app_public.cases) to sanad_user`);
+  // Open and resolved risk signals on some cases.
+  for (const [i, resolved] of [[0, false], [0, true], [2, false], [7, true]] as const) {
+    await pool.query(
+      `insert into app_public.safety_signals (case_id, source, source_record_id, responsible_group, resolved_at)
+       values ($1, 'test', gen_random_uuid(), 'therapists', case when $2 then now() end)`,
+      [caseIds[i], resolved],
+    );
+  }
+  // PHQ-9 records on some cases, item 9 changing over time (the latest change counts).
+  for (const [i, item9] of [[0, 2], [0, 1], [3, 0], [7, 3], [9, null]] as const) {
+    const time = ['pre', 'post', 'fu1', 'fu2', 'pre'][i % 5];
+    await pool.query(
+      `insert into app_public.phq9 (case_id, submitter_id, time_of_measurement, item9, updated_at)
+       values ($1, (select user_id from app_public.case_members where case_id = $1 and acts_as_patient), $2, $3, now() + make_interval(secs => $4))
+       on conflict (case_id, time_of_measurement) do update set item9 = excluded.item9, updated_at = excluded.updated_at`,
+      [caseIds[i], time, item9, caseIds.length + i],
+    );
+  }
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const SEARCHES = [null, '', '   ', 'haddad', ' HADDAD ', 'had', '50%', '%', '_', 'no such case'];
+const STAGE_FILTERS = [null, 'therapy', 'waiting', 'anonymization', 'no-such-stage'];
+const PAGES = [
+  { limit: 100, offset: 0 },
+  { limit: 3, offset: 0 },
+  { limit: 3, offset: 3 },
+  { limit: 3, offset: 9 },
+];
+
+async function ids(person: Person, text: string, values: unknown[]): Promise<string[]> {
+  return withUser(t.database.db.pool, { userId: person.id }, async (sql) => (await sql.query<{ id: string }>(text, values)).rows.map((r) => r.id));
+}
+
+describe('case_list after 0080', () => {
+  it('answers every caller, search, stage and page as the list before it, in the same order', async () => {
+    for (const [name, person] of Object.entries(viewers)) {
+      for (const search of SEARCHES) {
+        for (const stage of STAGE_FILTERS) {
+          for (const { limit, offset } of PAGES) {
+            const values = [search, stage, limit, offset];
+            const now = await ids(person, 'select id from app_public.case_list($1, $2) limit $3 offset $4', values);
+            const before = await ids(person, 'select id from app_hidden.case_list_0032($1, $2) limit $3 offset $4', values);
+            expect(now, `${name} search=${JSON.stringify(search)} stage=${stage} limit ${limit} offset ${offset}`).toEqual(before);
+          }
+        }
+      }
+    }
+  });
+
+  it('really lists something for each kind of caller (the comparison is not between two empty lists)', async () => {
+    const listed = async (person: Person, search: string | null) => (await ids(person, 'select id from app_public.case_list($1, null)', [search])).length;
+    // 13 listed cases (one is in anonymization); the member coordinator is a coordinator first.
+    expect(await listed(viewers.coordinator!, null)).toBe(13);
+    expect(await listed(viewers.memberCoordinator!, null)).toBe(13);
+    expect(await listed(viewers.therapist!, null)).toBe(7);
+    expect(await listed(viewers.patient!, null)).toBe(1);
+    expect(await listed(viewers.coordinator!, 'haddad')).toBe(2); // 'Sami Haddad' is in anonymization
+    expect(await listed(viewers.therapist!, 'haddad')).toBe(2);
+  });
+
+  it('keeps the order newest first, then by id, for a coordinator without search', async () => {
+    const rows = await withUser(t.database.db.pool, { userId: viewers.coordinator!.id }, async (sql) =>
+      (await sql.query<{ id: string; created_at: Date }>('select id, created_at from app_public.case_list(null, null)')).rows,
+    );
+    const sorted = [...rows].sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    expect(rows.map((r) => r.id)).toEqual(sorted.map((r) => r.id));
+  });
+});
+
+describe('the per-case columns of PagedCases after 0082 and 0083', () => {
+  it('answer every reader as before: the task summaries, the latest PHQ-9 item 9 and the open risk signals', async () => {
+    const outsider = await t.user({ flags: ['therapist'] });
+    const readers = { ...viewers, outsider, otherPatient: await t.user({ flags: ['patient'] }) };
+    for (const [name, person] of Object.entries(readers)) {
+      const rows = await withUser(t.database.db.pool, { userId: person.id }, async (sql) =>
+        (
+          await sql.query(
+            `select c.id,
+                    app_public.cases_task_summary(c, 'patients')::text as patients, app_hidden.cases_task_summary_0011(c, 'patients')::text as patients_before,
+                    app_public.cases_task_summary(c, 'therapists')::text as therapists, app_hidden.cases_task_summary_0011(c, 'therapists')::text as therapists_before,
+                    app_public.cases_latest_phq9_item9(c) as item9, app_hidden.cases_latest_phq9_item9_0013(c) as item9_before,
+                    app_public.cases_open_safety_signals(c) as signals, app_hidden.cases_open_safety_signals_0050(c) as signals_before
+               from app_public.cases c`,
+          )
+        ).rows,
+      );
+      for (const row of rows) {
+        expect([row.patients, row.therapists, row.item9, row.signals], `${name} on ${row.id}`).toEqual([
+          row.patients_before,
+          row.therapists_before,
+          row.item9_before,
+          row.signals_before,
+        ]);
+      }
+    }
+    // Not all alike: item 9 is seen where it was answered, by those who may read it.
+    const coordinatorRows = await withUser(t.database.db.pool, { userId: viewers.coordinator!.id }, async (sql) =>
+      (await sql.query('select app_public.cases_latest_phq9_item9(c) as item9 from app_public.cases c where c.id = any($1)', [[caseIds[0], caseIds[7]]])).rows,
+    );
+    expect(coordinatorRows.map((r) => r.item9).sort()).toEqual([1, 3]);
+    const signals = async (person: Person) =>
+      withUser(t.database.db.pool, { userId: person.id }, async (sql) =>
+        (await sql.query('select app_public.cases_open_safety_signals(c) as n from app_public.cases c where c.id = $1', [caseIds[0]])).rows[0]?.n,
+      );
+    expect(await signals(viewers.therapist!)).toBe(1);
+    expect(await signals(viewers.coordinator!)).toBe(1);
+    expect(await signals(viewers.patient!)).toBeNull();
+  });
+});
+
+describe('pagedCases after 0080 (PagedCases, ShortPagedCases)', () => {
+  const PAGED = `query($u: Boolean, $s: String, $stage: String, $first: Int, $offset: Int) {
+    pagedCases(filterUnassigned: $u, search: $s, stage: $stage, first: $first, offset: $offset) { totalCount nodes { id } }
+  }`;
+  const BEFORE = `select c.id from app_hidden.case_list_0032($2, $3) c
+    where not coalesce($1, false)
+       or not exists (select 1 from app_hidden.case_staff_roles(c.id) r where r.acts_as_therapist or r.acts_as_counselor)`;
+
+  it('pages the same rows, in the same order, with the same total, as the list before it', async () => {
+    for (const [name, person] of Object.entries(viewers)) {
+      for (const unassigned of [false, true]) {
+        for (const search of [null, 'haddad', '%']) {
+          for (const stage of [null, 'therapy']) {
+            const all = await ids(person, BEFORE, [unassigned, search, stage]);
+            for (const { limit, offset } of PAGES) {
+              const result = await t.graphql(PAGED, { u: unassigned, s: search, stage, first: limit, offset }, person.token);
+              expect(result.errors).toBeUndefined();
+              const label = `${name} unassigned=${unassigned} search=${search} stage=${stage} first ${limit} offset ${offset}`;
+              expect(result.data.pagedCases.nodes.map((n: { id: string }) => n.id), label).toEqual(all.slice(offset, offset + limit));
+              expect(result.data.pagedCases.totalCount, label).toBe(all.length);
+            }
+          }
+        }
+      }
+    }
+  });
+});
