@@ -34,7 +34,7 @@ function readSort(params: URLSearchParams): CaseSort {
 
 const time = (value: string | null | undefined): number => (value ? Date.parse(value) : Number.POSITIVE_INFINITY);
 
-/** Orders the page shown; ties keep the server's order (short id). */
+/** Orders the page shown; ties keep the server's order (newest first). */
 export function sortCases(items: CaseListItem[], sort: CaseSort): CaseListItem[] {
   const key: Record<CaseSort, (item: CaseListItem) => number> = {
     shortId: () => 0,

@@ -12,7 +12,7 @@ import { MessageFields, PersonFields } from '../messages/api';
 export const CASE_LIST_PAGE_SIZE = 100;
 export const PAGED_CASES_PAGE_SIZE = 200;
 
-/** How the list's page is ordered (the server's order is by short id). */
+/** How the list's page is ordered on screen (the server's order is newest first, then by id). */
 export const CASE_SORTS = ['shortId', 'newest', 'nextWaitingDate', 'therapistOverdue', 'patientOpen', 'phq9Item9'] as const;
 export type CaseSort = (typeof CASE_SORTS)[number];
 
