@@ -69,9 +69,9 @@ export const PagedCases = graphql(
         therapistTasks: taskSummary(groupName: "therapists") { countOfOpen countOfOverdue }
         nextWaitingDate latestPhq9Item9
         treatmentAssignmentsByCaseIdList(orderBy: ASSIGNED_AT_ASC, first: 1) { id assignedAt treatment }
-        therapistsList(first: 10) { id user: userByUserId { ...PersonFields } }
-        counselorsList(first: 10) { id user: userByUserId { ...PersonFields } }
-        interviewersList(first: 10) { id user: userByUserId { ...PersonFields } }
+        therapistsList(first: 10) { id user: person { ...PersonFields } }
+        counselorsList(first: 10) { id user: person { ...PersonFields } }
+        interviewersList(first: 10) { id user: person { ...PersonFields } }
       }
     }
   }`,
