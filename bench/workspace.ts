@@ -85,11 +85,11 @@ select ${PAGED_COMMON_COLUMNS},
   ${PAGED_COMMON_FROM}
   left join lateral app_public.cases_latest_message(page.c) as latest on true`;
 
-/** A case's people in one care role (at most 10, as PagedCases asks), with their names. */
+/** A case's people in one care role (at most 10, as PagedCases asks), with their names (the `person` of each membership). */
 function careRole(role: 'therapists' | 'counselors' | 'interviewers'): string {
-  return `(select json_agg(json_build_object('id', m.id, 'user', json_build_object('id', u.id, 'username', u.username, 'alias', u.alias)))
-          from (select * from app_public.cases_${role}(page.c) limit 10) as m
-          left join app_public.users as u on u.id = m.user_id) as ${role}`;
+  return `(select json_agg(json_build_object('id', (r.m).id, 'user', case when u.id is null then null else json_build_object('id', u.id, 'username', u.username, 'alias', u.alias) end))
+          from (select m from app_public.cases_${role}(page.c) as m limit 10) as r
+          left join lateral app_public.case_members_person(r.m) as u on true) as ${role}`;
 }
 
 /** PagedCases' rows (the /admin/cases document) and total, as one statement. */
