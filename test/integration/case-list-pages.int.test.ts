@@ -204,3 +204,98 @@ describe('pagedCases after 0080 (PagedCases, ShortPagedCases)', () => {
     }
   });
 });
+
+describe('the care-role people of PagedCases after 0100 and 0101', () => {
+  /** Every user's row as the reader may see it through the users policy, and through case_members_person. */
+  async function personBothWays(person: Person, memberships: { case_id: string; user_id: string }[]) {
+    return withUser(t.database.db.pool, { userId: person.id }, async (sql) =>
+      (
+        await sql.query<{ case_id: string; user_id: string; person: string | null; policy: string | null }>(
+          `select m.case_id, m.user_id, app_public.case_members_person(m)::text as person,
+                  (select u::text from app_public.users u where u.id = m.user_id) as policy
+             from jsonb_populate_recordset(null::app_public.case_members, $1) as m`,
+          [JSON.stringify(memberships)],
+        )
+      ).rows,
+    );
+  }
+
+  it('shows a member exactly as the users policy does, for every reader, real memberships and rows built by hand', async () => {
+    const pool = t.database.db.pool;
+    const interviewer = await t.user({ flags: ['interviewer'] });
+    await addMember(pool, caseIds[0]!, interviewer.username, ['interviewer']);
+    const outsider = await t.user({ flags: ['therapist'] });
+    const readers = { ...viewers, interviewer, outsider, otherPatient: await t.user({ flags: ['patient'] }) };
+    const real = (await pool.query<{ case_id: string; user_id: string }>('select case_id, user_id from app_public.case_members')).rows;
+    const users = (await pool.query<{ id: string }>('select id from app_public.users')).rows.map((r) => r.id);
+    // Every user paired with a case they may not be a member of, and with no case at all.
+    const byHand = users.flatMap((userId) => [
+      { case_id: caseIds[0]!, user_id: userId },
+      { case_id: caseIds[7]!, user_id: userId },
+      { case_id: '00000000-0000-4000-8000-000000000000', user_id: userId },
+    ]);
+    for (const [name, person] of Object.entries(readers)) {
+      const rows = await personBothWays(person, [...real, ...byHand]);
+      for (const row of rows) expect(row.person, `${name} reading ${row.user_id} in ${row.case_id}`).toBe(row.policy);
+      // Not all alike: some are seen, and a non-coordinator does not see everyone.
+      expect(rows.some((r) => r.person !== null), name).toBe(true);
+      if (!name.toLowerCase().includes('coordinator')) expect(rows.some((r) => r.person === null), name).toBe(true);
+    }
+    const seen = async (reader: Person, userId: string, caseId: string) => (await personBothWays(reader, [{ case_id: caseId, user_id: userId }]))[0]!.person !== null;
+    // The patient sees their therapist and interviewer; another patient and staff outside the case do not.
+    expect(await seen(viewers.patient!, viewers.therapist!.id, caseIds[0]!)).toBe(true);
+    expect(await seen(viewers.patient!, interviewer.id, caseIds[0]!)).toBe(true);
+    expect(await seen(readers.otherPatient, viewers.therapist!.id, caseIds[0]!)).toBe(false);
+    expect(await seen(outsider, viewers.therapist!.id, caseIds[0]!)).toBe(false);
+    expect(await seen(outsider, viewers.patient!.id, caseIds[0]!)).toBe(false);
+    expect(await seen(viewers.coordinator!, viewers.patient!.id, caseIds[0]!)).toBe(true);
+    expect(await seen(viewers.therapist!, interviewer.id, caseIds[0]!)).toBe(true);
+  });
+
+  it('lists the same care-role members, in the same order, as the lists before 0101', async () => {
+    const pool = t.database.db.pool;
+    for (const role of ['therapists', 'counselors', 'interviewers']) {
+      await pool.query(earlierFunction('0060-randomization.sql', `cases_${role}`, `cases_${role}_0060`));
+      await pool.query(`grant execute on function app_hidden.cases_${role}_0060(app_public.cases) to sanad_user`);
+    }
+    const outsider = await t.user({ flags: ['therapist'] });
+    for (const [name, person] of Object.entries({ ...viewers, outsider })) {
+      const rows = await withUser(pool, { userId: person.id }, async (sql) =>
+        (
+          await sql.query(
+            `select c.id,
+                    array(select m.id from app_public.cases_therapists(c) m) as therapists, array(select m.id from app_hidden.cases_therapists_0060(c) m) as therapists_before,
+                    array(select m.id from app_public.cases_counselors(c) m) as counselors, array(select m.id from app_hidden.cases_counselors_0060(c) m) as counselors_before,
+                    array(select m.id from app_public.cases_interviewers(c) m) as interviewers, array(select m.id from app_hidden.cases_interviewers_0060(c) m) as interviewers_before
+               from app_public.cases c`,
+          )
+        ).rows,
+      );
+      for (const row of rows) {
+        expect([row.therapists, row.counselors, row.interviewers], `${name} on ${row.id}`).toEqual([row.therapists_before, row.counselors_before, row.interviewers_before]);
+      }
+    }
+  });
+
+  it('answers PagedCases with the same people as the user relation of each membership, for every reader', async () => {
+    const PEOPLE = `query { pagedCases(first: 200) { nodes { id
+      therapistsList(first: 10) { person { id username alias } userByUserId { id username alias } }
+      counselorsList(first: 10) { person { id username alias } userByUserId { id username alias } }
+      interviewersList(first: 10) { person { id username alias } userByUserId { id username alias } }
+    } } }`;
+    let people = 0;
+    for (const [name, person] of Object.entries(viewers)) {
+      const result = await t.graphql(PEOPLE, {}, person.token);
+      expect(result.errors, name).toBeUndefined();
+      for (const node of result.data.pagedCases.nodes) {
+        for (const list of [node.therapistsList, node.counselorsList, node.interviewersList]) {
+          for (const member of list) {
+            expect(member.person, `${name} on ${node.id}`).toEqual(member.userByUserId);
+            if (member.person) people++;
+          }
+        }
+      }
+    }
+    expect(people).toBeGreaterThan(0);
+  });
+});
