@@ -298,4 +298,39 @@ describe('the care-role people of PagedCases after 0100 and 0101', () => {
     }
     expect(people).toBeGreaterThan(0);
   });
+
+  it('gives the next waiting date to every reader as 0011 did (workflow_jobs read under its policy)', async () => {
+    const pool = t.database.db.pool;
+    await pool.query(earlierFunction('0011-workflow.sql', 'cases_next_waiting_date', 'cases_next_waiting_date_0011'));
+    await pool.query('grant execute on function app_hidden.cases_next_waiting_date_0011(app_public.cases) to sanad_user');
+    // Timers (one failed, one a retry, which do not count) on a therapist's case and a counselor's.
+    for (const [i, kind, days, failed] of [[0, 'timer', 3, false], [0, 'timer', 1, true], [0, 'retry', 0, false], [7, 'timer', 5, false], [7, 'timer', 2, false]] as const) {
+      const instance = await pool.query<{ id: string }>(
+        `insert into app_public.workflow_instances (case_id, definition_key, definition_version, state, start_time)
+         select $1, d.key, d.version, 'COMPLETED', now() from app_private.workflow_definitions d limit 1 returning id`,
+        [caseIds[i]],
+      );
+      await pool.query(
+        `insert into app_public.workflow_jobs (process_instance_id, case_id, kind, activity_id, execution_id, due_date, failed_at, created)
+         values ($1, $2, $3, 'wait', gen_random_uuid()::text, now() + make_interval(days => $4), case when $5 then now() end, now())`,
+        [instance.rows[0]!.id, caseIds[i], kind, days, failed],
+      );
+    }
+    const outsider = await t.user({ flags: ['therapist'] });
+    let dated = 0;
+    for (const [name, person] of Object.entries({ ...viewers, outsider, otherPatient: await t.user({ flags: ['patient'] }) })) {
+      const rows = await withUser(pool, { userId: person.id }, async (sql) =>
+        (
+          await sql.query<{ id: string; now: Date | null; before: Date | null }>(
+            'select c.id, app_public.cases_next_waiting_date(c) as now, app_hidden.cases_next_waiting_date_0011(c) as before from app_public.cases c',
+          )
+        ).rows,
+      );
+      for (const row of rows) {
+        expect(row.now, `${name} on ${row.id}`).toEqual(row.before);
+        if (row.now) dated++;
+      }
+    }
+    expect(dated).toBeGreaterThan(0);
+  });
 });
