@@ -6,7 +6,10 @@
  * LIKE wildcard, no match), stage (none, one, anonymization, unknown) and page (limit, offset),
  * compared row by row and in order with 0032's case_list, recreated here from its migration
  * under another name. Ties of created_at are ordered by id; PagedCases and ShortPagedCases
- * (pagedCases with filterUnassigned) page the same rows through GraphQL.
+ * (pagedCases with filterUnassigned) page the same rows through GraphQL. The care-role people
+ * (0100, 0101) and the per-case columns (0082, 0083, 0102) are compared with the users policy
+ * and with their earlier definitions for every reader, on rows passed by hand too (a case or
+ * membership the reader may not list), so that no answer widens.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -299,7 +302,7 @@ describe('the care-role people of PagedCases after 0100 and 0101', () => {
     expect(people).toBeGreaterThan(0);
   });
 
-  it('gives the next waiting date to every reader as 0011 did (workflow_jobs read under its policy)', async () => {
+  it('gives the next waiting date (0011: workflow_jobs under its policy) and the columns of 0102 to every reader as before, on every case', async () => {
     const pool = t.database.db.pool;
     await pool.query(earlierFunction('0011-workflow.sql', 'cases_next_waiting_date', 'cases_next_waiting_date_0011'));
     await pool.query('grant execute on function app_hidden.cases_next_waiting_date_0011(app_public.cases) to sanad_user');
@@ -317,17 +320,27 @@ describe('the care-role people of PagedCases after 0100 and 0101', () => {
       );
     }
     const outsider = await t.user({ flags: ['therapist'] });
+    // Every case, also those the reader may not list (a case row can be passed by hand).
+    const cases = JSON.stringify((await pool.query('select row_to_json(c) as c from app_public.cases c')).rows.map((r) => r.c));
     let dated = 0;
     for (const [name, person] of Object.entries({ ...viewers, outsider, otherPatient: await t.user({ flags: ['patient'] }) })) {
       const rows = await withUser(pool, { userId: person.id }, async (sql) =>
         (
-          await sql.query<{ id: string; now: Date | null; before: Date | null }>(
-            'select c.id, app_public.cases_next_waiting_date(c) as now, app_hidden.cases_next_waiting_date_0011(c) as before from app_public.cases c',
+          await sql.query(
+            `select c.id, app_public.cases_next_waiting_date(c) as now, app_hidden.cases_next_waiting_date_0011(c) as before,
+                    array[app_public.cases_task_summary(c, 'patients')::text, app_public.cases_task_summary(c, 'therapists')::text,
+                          app_public.cases_latest_phq9_item9(c)::text, app_public.cases_open_safety_signals(c)::text] as columns,
+                    array[app_hidden.cases_task_summary_0011(c, 'patients')::text, app_hidden.cases_task_summary_0011(c, 'therapists')::text,
+                          app_hidden.cases_latest_phq9_item9_0013(c)::text, app_hidden.cases_open_safety_signals_0050(c)::text] as columns_before
+               from jsonb_populate_recordset(null::app_public.cases, $1) as c`,
+            [cases],
           )
         ).rows,
       );
       for (const row of rows) {
         expect(row.now, `${name} on ${row.id}`).toEqual(row.before);
+        // The columns of 0102 too, on cases the reader may not list.
+        expect(row.columns, `${name} on ${row.id}`).toEqual(row.columns_before);
         if (row.now) dated++;
       }
     }
