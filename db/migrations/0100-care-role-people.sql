@@ -17,14 +17,25 @@ create function app_public.case_members_person(m app_public.case_members) return
 as $$
 declare
   me uuid := app_public.current_user_id();
+  visible boolean := m.user_id = me;
 begin
-  if m.user_id is distinct from me
-     and not exists (select 1 from app_public.users k where k.id = me and k.is_coordinator_account)
-     and not (exists (select 1 from app_public.case_members mine where mine.case_id = m.case_id and mine.user_id = me)
-              and exists (select 1 from app_public.case_members other where other.case_id = m.case_id and other.user_id = m.user_id))
-     and not exists (select 1 from app_public.case_members mine
-                       join app_public.case_members other on other.case_id = mine.case_id
-                      where mine.user_id = me and other.user_id = m.user_id) then
+  -- One test a statement: PL/pgSQL keeps a plan per statement, choosing between a plan for the
+  -- values of each call and one for all calls by their cost; a test that folds to a constant in
+  -- some calls (the person is the reader) makes the first kind look cheaper, and every call then
+  -- planned the whole test anew (measured: ~120 µs a call instead of ~15).
+  if not coalesce(visible, false) then
+    visible := exists (select 1 from app_public.users k where k.id = me and k.is_coordinator_account);
+  end if;
+  if not visible then
+    visible := exists (select 1 from app_public.case_members mine where mine.case_id = m.case_id and mine.user_id = me)
+               and exists (select 1 from app_public.case_members other where other.case_id = m.case_id and other.user_id = m.user_id);
+  end if;
+  if not visible then
+    visible := exists (select 1 from app_public.case_members mine
+                         join app_public.case_members other on other.case_id = mine.case_id
+                        where mine.user_id = me and other.user_id = m.user_id);
+  end if;
+  if not visible then
     return null;
   end if;
   return (select u from app_public.users u where u.id = m.user_id);
