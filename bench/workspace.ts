@@ -32,7 +32,13 @@ export interface WorkspaceTokens {
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** The case list of spec §7 CaseListWithMessageCounts, as the web app's list asks for it. */
+/**
+ * The case list of spec §7 CaseListWithMessageCounts in its lightest form: the rows of a page
+ * without `totalCount` and the staff columns. The web app's declared document (CaseListFields in
+ * src/web/features/cases/api.ts) asks for `totalCount` too, which PostGraphile sends as a
+ * statement of its own (docs/DECISIONS.md "ShortPagedCases round trips"); the ShortPagedCases
+ * scenarios below send those full fields.
+ */
 export const CASE_LIST_QUERY = `query CaseListWithMessageCounts($search: String, $stage: String) {
   caseList(search: $search, stage: $stage, first: 100, offset: 0) {
     nodes {
