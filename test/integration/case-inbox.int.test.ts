@@ -11,6 +11,7 @@ import { addMember, createUser, type AccountFlag } from '../../src/server/admin/
 import { runCommand } from '../../src/server/cli/commands';
 import { withOwner, withUser, type Sql } from '../../src/server/db/transaction';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases';
+import { dice } from '../helpers/random';
 
 const PASSWORD = 'a long enough secret';
 const STAFF_ROLES = ['therapist', 'supervisor', 'interviewer', 'supporter', 'counselor'] as const;
@@ -39,18 +40,6 @@ let coordinatorId: string;
 /** Staff who come and go: added to and removed from cases by the coordinator. */
 const floaters: Person[] = [];
 const cases: TestCase[] = [];
-
-/** A small seeded generator (mulberry32), so that a failing run can be repeated from its seed. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let serial = 0;
 async function person(flag: AccountFlag): Promise<{ id: string; caseId?: string }> {
@@ -257,8 +246,8 @@ async function listedFigures(): Promise<Figures[]> {
 describe('kept unread counts and latest messages', () => {
   it('match a recount after random concurrent sends, reads, draft edits, deletions and membership changes', async () => {
     const seed = Number(process.env.INBOX_TEST_SEED ?? Date.now() % 1_000_000);
-    const random = generator(seed);
-    const pick: Pick = (items) => items[Math.floor(random() * items.length)]!;
+    // Seeded, so that a failing run can be repeated from its seed.
+    const { next: random, pick } = dice(seed);
     const tally = new Map<string, number>();
     const workers = t.kind === 'postgres' ? 8 : 2;
     const rounds = 6;

@@ -8,25 +8,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appCollections } from '../../src/server/collections';
 import { scheduleFromSettings } from '../../src/domain/measurements';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { dice, type Dice } from '../helpers/random';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 16);
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 40);
 const MAX_REQUESTS = 4000;
 
-/** mulberry32: small, seedable, good enough to pick inputs. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  return { next, int, pick };
-}
-type Random = ReturnType<typeof random>;
+type Random = Dice;
 
 const WEIRD_STRINGS = [
   '', ' ', "'", '"', '\\', '%', '%00', '\u0000', 'null', 'true', '-1', '1e309', '9999999999999999999999', 'NaN', '0x10',
@@ -243,7 +231,7 @@ function workflowRequest(r: Random): FuzzRequest {
 
 it('no input gets a 5xx, and no stored row changes', { timeout: (SECONDS + 60) * 1000 }, async () => {
   const before = await digest();
-  const r = random(SEED);
+  const r = dice(SEED);
   const generators = [restRequest, graphqlRequest, accountRequest, workflowRequest];
   const failures: string[] = [];
   const counts = { total: 0, byStatus: {} as Record<number, number> };

@@ -3,6 +3,8 @@ import { LOCALES } from '../locales';
 import { answerOf, shownItems } from './answers';
 import { AUDIT, definitionProblems, INSTRUMENT_CODES, instrumentFor, INSTRUMENTS, INTERVIEW_MODULES, InstrumentDefinitionError, PCL5, PMBS, score, templateCode, validateAnswers, withOverrides, wordingFor, wordingFromRecord, wordingKey } from './index';
 import type { AnswerValue, InstrumentDefinition, Labels, ResponseScale } from './types';
+// Seeded, so the property test is repeatable.
+import { mulberry32 as random } from '../../../test/helpers/random';
 
 const ALL: InstrumentDefinition[] = [...Object.values(INSTRUMENTS), ...Object.values(INTERVIEW_MODULES)];
 
@@ -144,17 +146,6 @@ describe('configuration overrides', () => {
     expect(() => withOverrides(PCL5, null as never)).toThrow(InstrumentDefinitionError);
   });
 });
-
-/** A small deterministic generator, so the property test is repeatable. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomValue(scale: ResponseScale, next: () => number): AnswerValue {
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;

@@ -21,24 +21,14 @@ import { advanceLegacy } from './engine-legacy';
 import type { HandlerRegistry } from './handlers';
 import { addDuration } from './expressions';
 import type { TypedVariables } from './variables';
+// Seeded, so that a failing walk can be replayed by its seed.
+import { mulberry32 as random } from '../../../test/helpers/random';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const DAY = 86_400_000;
 
 async function load(file: string, key: string): Promise<DefinitionInfo> {
   return analyse(key, 1, fs.readFileSync(path.join(root, file), 'utf8'));
-}
-
-/** A small seeded generator (mulberry32), so a failing walk can be replayed by its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const nobody: Sql = { query: async () => ({ rows: [], rowCount: 0 }) } as unknown as Sql;
