@@ -7,13 +7,14 @@
  * exclusion in safety.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember } from '../../src/server/admin/accounts';
 import type { ConsortFlow } from '../../src/domain/consort';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { csvObjects } from '../helpers/csv';
+import { trialDriver, type Person } from '../helpers/trial';
 
 let t: TestApp;
-type Person = Awaited<ReturnType<TestApp['user']>>;
+const trial = trialDriver(() => t);
+const { notify, openTasks, submit } = trial;
 let coordinator: Person, therapist: Person, supervisor: Person, interviewer: Person, supporter: Person, outsider: Person;
 
 const pool = () => t.database.db.pool;
@@ -40,28 +41,8 @@ async function changes(caseId: string) {
   return rows as { flag: string; value: boolean; reason: string; changed_by: string | null }[];
 }
 
-async function notify(caseId: string, name: string, variables: Record<string, unknown> = {}) {
-  await pool().query('select app_hidden.notify_workflow($1, $2, $3)', [caseId, name, JSON.stringify(variables)]);
-  await t.sanad.workflow.tick();
-}
-
-async function openTasks(caseId: string, key?: string) {
-  const { rows } = await pool().query(
-    'select id, task_definition_key from app_public.workflow_tasks where case_id = $1 and end_time is null and ($2::text is null or task_definition_key = $2) order by created',
-    [caseId, key ?? null],
-  );
-  return rows as { id: string; task_definition_key: string }[];
-}
-
-async function submit(taskId: string, token: string, variables: Record<string, unknown> = {}) {
-  return t.api('POST', `/api/workflow/rest/task/${taskId}/submit-form`, { token, body: { variables } });
-}
-
 async function trialCase(): Promise<Person> {
-  const patient = await t.user({ flags: ['patient'], gender: 'FEMALE' });
-  await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [patient.caseId]);
-  await t.sanad.workflow.tick();
-  return patient;
+  return (await trial.newTrialCase([], { gender: 'FEMALE' })).patient;
 }
 
 describe('screening rules', () => {
@@ -135,25 +116,18 @@ describe('the screening step completed by hand', () => {
 });
 
 describe('a dropout sent as the workflow message', () => {
-  async function toTreatment(caseId: string) {
-    await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [caseId]);
-    await t.sanad.workflow.tick();
-    await notify(caseId, 'screeningCompleted', { excluded: { value: false, type: 'Boolean' } });
-    await notify(caseId, 'interviewBooked', { offerId: { value: 'o', type: 'String' }, bookingId: { value: 'b', type: 'String' }, startsAt: { value: new Date().toISOString(), type: 'Date' } });
-    const interview = (await openTasks(caseId, 'interviewTask'))[0]!;
-    expect((await submit(interview.id, interviewer.token, { outcome: { value: 'depression', type: 'String' } })).status).toBe(204);
-    const randomize = (await openTasks(caseId, 'randomizeTask'))[0]!;
-    expect((await submit(randomize.id, coordinator.token, {})).status).toBe(204);
-    await notify(caseId, 'preMeasurementCompleted', { timeOfMeasurement: { value: 'pre', type: 'String' } });
-    expect((await openTasks(caseId)).map((x) => x.task_definition_key)).toContain('patientTreatmentTask');
-  }
-
   async function newTreatmentCase() {
-    const patient = await t.user({ flags: ['patient'], gender: 'MALE' });
-    for (const [person, roles] of [[therapist, ['therapist']], [supervisor, ['supervisor']], [interviewer, ['interviewer']], [supporter, ['supporter']]] as const) {
-      await addMember(pool(), patient.caseId!, person.username, [...roles]);
-    }
-    await toTreatment(patient.caseId!);
+    const { patient, caseId } = await trial.newTrialCase(
+      [
+        { person: therapist, roles: ['therapist'] },
+        { person: supervisor, roles: ['supervisor'] },
+        { person: interviewer, roles: ['interviewer'] },
+        { person: supporter, roles: ['supporter'] },
+      ],
+      { gender: 'MALE' },
+    );
+    await trial.advance(caseId, 'treatment', { interviewer, coordinator });
+    expect((await openTasks(caseId)).map((x) => x.task_definition_key)).toContain('patientTreatmentTask');
     return patient;
   }
 

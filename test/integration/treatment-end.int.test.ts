@@ -5,8 +5,8 @@
  * in treatment keeps its own. Nobody may send `treatmentEnded` by hand (a refusal changes nothing).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember } from '../../src/server/admin/accounts';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { trialDriver, type Person } from '../helpers/trial';
 
 const MODULES = {
   a: [
@@ -20,7 +20,7 @@ const MODULES = {
 };
 
 let t: TestApp;
-type Person = Awaited<ReturnType<TestApp['user']>>;
+const trial = trialDriver(() => t);
 let coordinator: Person, therapist: Person, interviewer: Person;
 const pool = () => t.database.db.pool;
 
@@ -39,40 +39,14 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function notify(caseId: string, message: string, variables: Record<string, unknown> = {}) {
-  await pool().query('select app_hidden.notify_workflow($1, $2, $3)', [caseId, message, JSON.stringify(variables)]);
-  await t.sanad.workflow.tick();
-}
-
-async function openTask(caseId: string, key: string): Promise<string> {
-  const { rows } = await pool().query('select id from app_public.workflow_tasks where case_id = $1 and task_definition_key = $2 and end_time is null', [caseId, key]);
-  expect(rows, `open task ${key}`).toHaveLength(1);
-  return rows[0].id;
-}
-
-async function submit(taskId: string, token: string, variables: Record<string, unknown> = {}) {
-  const answer = await t.api('POST', `/api/workflow/rest/task/${taskId}/submit-form`, { token, body: { variables } });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(204);
-  await t.sanad.workflow.tick();
-}
-
 /** Registration to the treatment phase: screened in, interviewed, randomized, pre done. */
 async function caseInTreatment(): Promise<{ patient: Person; caseId: string }> {
-  const patient = await t.user({ flags: ['patient'] });
-  const caseId = patient.caseId!;
-  await addMember(pool(), caseId, therapist.username, ['therapist']);
-  await addMember(pool(), caseId, interviewer.username, ['interviewer']);
-  await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [caseId]);
-  await t.sanad.workflow.tick();
-  await notify(caseId, 'screeningCompleted', { excluded: { value: false, type: 'Boolean' }, exclusionReasons: { value: '', type: 'String' } });
-  await notify(caseId, 'interviewBooked', { offerId: { value: `offer-${caseId}`, type: 'String' }, startsAt: { value: new Date(Date.now() + 86_400_000).toISOString(), type: 'Date' } });
-  await submit(await openTask(caseId, 'interviewTask'), interviewer.token, { outcome: { value: 'depression', type: 'String' } });
-  await submit(await openTask(caseId, 'randomizeTask'), coordinator.token);
-  await t.sanad.workflow.tick();
-  await openTask(caseId, 'preTask');
-  await notify(caseId, 'preMeasurementCompleted', { timeOfMeasurement: { value: 'pre', type: 'String' } });
-  await openTask(caseId, 'therapistTreatmentTask');
-  return { patient, caseId };
+  const started = await trial.newTrialCase([
+    { person: therapist, roles: ['therapist'] },
+    { person: interviewer, roles: ['interviewer'] },
+  ]);
+  await trial.advance(started.caseId, 'treatment', { interviewer, coordinator });
+  return started;
 }
 
 async function worksheetTasks(caseId: string) {
@@ -110,20 +84,19 @@ describe('the end of the treatment ends the worksheet tasks', () => {
   });
 
   it('keeps the tasks while only the therapist has closed the treatment', async () => {
-    await submit(await openTask(closing.caseId, 'therapistTreatmentTask'), therapist.token);
+    await trial.complete(closing.caseId, 'therapistTreatmentTask', therapist.token);
     expect((await worksheetTasks(closing.caseId)).every((task) => task.end_time === null)).toBe(true);
   });
 
   it('ends the open worksheet tasks of the case whose treatment phase completed, and only of that case', async () => {
-    await submit(await openTask(closing.caseId, 'patientTreatmentTask'), closing.patient.token);
+    await trial.complete(closing.caseId, 'patientTreatmentTask', closing.patient.token);
     await t.sanad.workflow.tick();
-    await openTask(closing.caseId, 'postTask');
+    await trial.openTask(closing.caseId, 'postTask');
     const ended = await worksheetTasks(closing.caseId);
     expect(ended.map((task) => task.end_time !== null)).toEqual([true, true]);
     // Ended, not done: the patient did not send them.
     expect(ended.every((task) => task.delete_reason !== 'completed')).toBe(true);
     expect((await worksheetTasks(running.caseId)).map((task) => task.end_time)).toEqual([null, null]);
-    const { rows } = await pool().query(`select stage from app_public.cases where id = $1`, [closing.caseId]);
-    expect(rows[0].stage).toBe('post');
+    expect(await trial.stage(closing.caseId)).toBe('post');
   });
 });

@@ -3,14 +3,15 @@
  * as people complete tasks, features send messages through the outbox, and time passes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember } from '../../src/server/admin/accounts';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { trialDriver, type Person } from '../helpers/trial';
 
 const DAY = 86_400_000;
 let t: TestApp;
 let now = Date.parse('2027-03-01T09:00:00Z');
 const clock = { now: () => new Date(now) };
-type Person = Awaited<ReturnType<TestApp['user']>>;
+const trial = trialDriver(() => t);
+const { notify, stage, openTasks, openTask, submit, measurement } = trial;
 let coordinator: Person, therapist: Person, interviewer: Person;
 
 beforeAll(async () => {
@@ -28,43 +29,12 @@ afterAll(async () => {
 
 const pool = () => t.database.db.pool;
 
-async function newTrialCase(): Promise<{ patient: Person; caseId: string }> {
-  const patient = await t.user({ flags: ['patient'] });
-  const caseId = patient.caseId!;
-  await addMember(pool(), caseId, therapist.username, ['therapist']);
-  await addMember(pool(), caseId, interviewer.username, ['interviewer']);
-  // As registration does: the start is queued and the scheduler runs it.
-  await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [caseId]);
-  await t.sanad.workflow.tick();
-  return { patient, caseId };
-}
-
-async function stage(caseId: string): Promise<string> {
-  const { rows } = await pool().query('select stage from app_public.cases where id = $1', [caseId]);
-  return rows[0].stage;
-}
-
-async function openTasks(caseId: string): Promise<{ id: string; task_definition_key: string; due: Date | null; candidate_groups: string[] }[]> {
-  const { rows } = await pool().query(
-    'select id, task_definition_key, due, candidate_groups from app_public.workflow_tasks where case_id = $1 and end_time is null order by created, task_definition_key',
-    [caseId],
-  );
-  return rows;
-}
-
-async function openTask(caseId: string, key: string) {
-  const task = (await openTasks(caseId)).find((x) => x.task_definition_key === key);
-  expect(task, `open task ${key}`).toBeDefined();
-  return task!;
-}
-
-async function notify(caseId: string, message: string, variables: Record<string, unknown> = {}) {
-  await pool().query('select app_hidden.notify_workflow($1, $2, $3)', [caseId, message, JSON.stringify(variables)]);
-  await t.sanad.workflow.tick();
-}
-
-async function submit(taskId: string, token: string, variables: Record<string, unknown> = {}) {
-  return t.api('POST', `/api/workflow/rest/task/${taskId}/submit-form`, { token, body: { variables } });
+/** A patient's case with its therapist and interviewer, its trial started as registration starts it. */
+function newTrialCase(): Promise<{ patient: Person; caseId: string }> {
+  return trial.newTrialCase([
+    { person: therapist, roles: ['therapist'] },
+    { person: interviewer, roles: ['interviewer'] },
+  ]);
 }
 
 async function advance(ms: number) {
@@ -102,11 +72,6 @@ async function throughInterview(caseId: string, patient: Person) {
   return interview;
 }
 
-async function measurement(caseId: string, key: string, timeOfMeasurement: string) {
-  await openTask(caseId, key);
-  await notify(caseId, `${timeOfMeasurement}MeasurementCompleted`, { timeOfMeasurement: { value: timeOfMeasurement, type: 'String' } });
-}
-
 describe('the trial process', () => {
   it('starts with a patient registration', async () => {
     const registered = await t.api('POST', '/api/auth/users/register', {
@@ -138,7 +103,7 @@ describe('the trial process', () => {
     // Questionnaires of another time, filled in early, do not complete the pre task.
     await notify(caseId, 'postMeasurementCompleted', { timeOfMeasurement: { value: 'post', type: 'String' } });
     await openTask(caseId, 'preTask');
-    await measurement(caseId, 'preTask', 'pre');
+    await measurement(caseId, 'pre');
     const patientTask = await openTask(caseId, 'patientTreatmentTask');
     const therapistTask = await openTask(caseId, 'therapistTreatmentTask');
     expect(therapistTask.due?.toISOString()).toBe(new Date(now + 42 * DAY).toISOString());
@@ -155,7 +120,7 @@ describe('the trial process', () => {
     expect((await submit(patientTask.id, patient.token)).status).toBe(204);
     expect((await submit(therapistTask.id, therapist.token)).status).toBe(204);
     expect(await stage(caseId)).toBe('post');
-    await measurement(caseId, 'postTask', 'post');
+    await measurement(caseId, 'post');
     expect(await openTasks(caseId)).toEqual([]);
 
     // FU1 three months later: a timer, visible in my_dates.
@@ -166,10 +131,10 @@ describe('the trial process', () => {
     expect(await stage(caseId)).toBe('post');
     await advance(15 * DAY);
     expect(await stage(caseId)).toBe('fu1');
-    await measurement(caseId, 'fu1Task', 'fu1');
+    await measurement(caseId, 'fu1');
     await advance(95 * DAY);
     expect(await stage(caseId)).toBe('fu2');
-    await measurement(caseId, 'fu2Task', 'fu2');
+    await measurement(caseId, 'fu2');
     expect(await stage(caseId)).toBe('finished');
     expect((await instance(caseId)).state).toBe('COMPLETED');
 
@@ -221,11 +186,8 @@ describe('the trial process', () => {
 
   async function intoTreatment() {
     const { patient, caseId } = await newTrialCase();
-    const interview = await throughInterview(caseId, patient);
-    await submit(interview.id, interviewer.token, { outcome: { value: 'depression', type: 'String' } });
-    await submit((await openTask(caseId, 'randomizeTask')).id, coordinator.token);
-    await measurement(caseId, 'preTask', 'pre');
-    await openTask(caseId, 'therapistTreatmentTask');
+    await throughInterview(caseId, patient);
+    await trial.advance(caseId, 'treatment', { from: 'interview', interviewer, coordinator });
     return { patient, caseId };
   }
 
@@ -248,7 +210,7 @@ describe('the trial process', () => {
     await notify(caseId, 'dropout', { askForPostIfDroppedOut: { value: true, type: 'Boolean' } });
     expect(await stage(caseId)).toBe('post');
     expect((await openTasks(caseId)).map((x) => x.task_definition_key)).toEqual(['postTask']);
-    await measurement(caseId, 'postTask', 'post');
+    await measurement(caseId, 'post');
     await advance(100 * DAY);
     expect(await stage(caseId)).toBe('fu1');
   });
