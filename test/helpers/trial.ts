@@ -58,6 +58,8 @@ export interface AdvanceOptions {
   outcome?: string;
   /** The booked offer; `offer-<case id>` unless said, so that cases do not share one. */
   offerId?: string;
+  /** The booking, as the booking feature sends it; none unless said. */
+  bookingId?: string;
   /** When the booked interview starts; a day from the wall clock unless said. */
   startsAt?: Date;
 }
@@ -142,6 +144,7 @@ export function trialDriver(app: () => TestApp) {
       case 'booking':
         return notify(caseId, 'interviewBooked', {
           offerId: typed.string(options.offerId ?? `offer-${caseId}`),
+          ...(options.bookingId === undefined ? {} : { bookingId: typed.string(options.bookingId) }),
           startsAt: typed.date(options.startsAt ?? new Date(Date.now() + DAY)),
         });
       case 'interview':

@@ -6,9 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { trialDriver, type Person } from '../helpers/trial';
 
 let t: TestApp;
-type Person = Awaited<ReturnType<TestApp['user']>>;
+const trial = trialDriver(() => t);
+const { stage } = trial;
 
 const UPSERT = { prefer: 'resolution=merge-duplicates, return=representation' };
 const BASELINE = { internet_access: true, email: true, age: 30, gender: 'FEMALE', country_of_origin: 'Iraq', country_of_residence: 'Germany', fled: false, loss: false };
@@ -25,10 +27,7 @@ afterAll(async () => {
 });
 
 async function trialCase(): Promise<Person> {
-  const patient = await t.user({ flags: ['patient'] });
-  await t.database.db.pool.query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [patient.caseId]);
-  await t.sanad.workflow.tick();
-  return patient;
+  return (await trial.newTrialCase()).patient;
 }
 
 function answer(patient: Person, collection: string, answers: object) {
@@ -37,10 +36,6 @@ function answer(patient: Person, collection: string, answers: object) {
     token: patient.token,
     headers: UPSERT,
   });
-}
-
-async function stage(caseId: string): Promise<string> {
-  return (await t.database.db.pool.query('select stage from app_public.cases where id = $1', [caseId])).rows[0].stage;
 }
 
 async function outbox(caseId: string): Promise<string[]> {

@@ -9,19 +9,17 @@ import { addMember } from '../../src/server/admin/accounts';
 import { consortFlow, type Participant } from '../../src/domain/consort';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { csvObjects } from '../helpers/csv';
+import { trialDriver, type Person } from '../helpers/trial';
 
 let t: TestApp;
-type Person = Awaited<ReturnType<TestApp['user']>>;
+const trial = trialDriver(() => t);
 let coordinator: Person, therapist: Person, interviewer: Person, supervisor: Person, supporter: Person, counselor: Person, outsider: Person;
 
 const pool = () => t.database.db.pool;
 const HOUR = 3_600_000;
 
 async function trialCase(): Promise<Person> {
-  const patient = await t.user({ flags: ['patient'], gender: 'FEMALE' });
-  await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [patient.caseId]);
-  await t.sanad.workflow.tick();
-  return patient;
+  return (await trial.newTrialCase([], { gender: 'FEMALE' })).patient;
 }
 
 /** A finished trial instance with these variables (what the process leaves behind). */

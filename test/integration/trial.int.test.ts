@@ -7,10 +7,11 @@ import { addMember, createUser } from '../../src/server/admin/accounts';
 import { generateTickets } from '../../src/domain/randomization';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { csvObjects } from '../helpers/csv';
+import { trialDriver, type Person } from '../helpers/trial';
 import TREATMENT_MODULES from '../../workflows/treatment-modules.json';
 
 let t: TestApp;
-type Person = Awaited<ReturnType<TestApp['user']>>;
+const trial = trialDriver(() => t);
 let coordinator: Person, patient: Person, otherPatient: Person, outsider: Person;
 const members: Record<string, Person> = {};
 
@@ -218,22 +219,12 @@ describe('drawing', () => {
   it('the randomization task of the trial draws through the allocation', async () => {
     // The real process: a case at "Randomize the patient" completed by a coordinator.
     const trialist = await newPatient('DIVERSE');
-    await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [trialist.caseId]);
-    await t.sanad.workflow.tick();
-    // Fast-forward the process to the randomization task through its messages and the outcome.
-    await pool().query(`select app_hidden.notify_workflow($1, 'screeningCompleted', '{"excluded": {"value": false, "type": "Boolean"}}')`, [trialist.caseId]);
-    await t.sanad.workflow.tick();
-    await pool().query(`select app_hidden.notify_workflow($1, 'interviewBooked', $2)`, [
-      trialist.caseId,
-      JSON.stringify({ offerId: { value: 'o', type: 'String' }, bookingId: { value: 'b', type: 'String' }, startsAt: { value: new Date(Date.now() + 86_400_000).toISOString(), type: 'Date' } }),
-    ]);
-    await t.sanad.workflow.tick();
-    const task = async (key: string) =>
-      (await pool().query(`select id from app_public.workflow_tasks where case_id = $1 and task_definition_key = $2 and end_time is null`, [trialist.caseId, key])).rows[0]?.id as string;
-    const submit = (id: string, token: string, variables: object = {}) => t.api('POST', `/api/workflow/rest/task/${id}/submit-form`, { token, body: { variables } });
     await addMember(pool(), trialist.caseId!, members.interviewer!.username, ['interviewer']);
-    expect((await submit(await task('interviewTask'), members.interviewer!.token, { outcome: { value: 'ptsd', type: 'String' } })).status).toBe(204);
-    const randomizeTask = await task('randomizeTask');
+    await trial.startTrial(trialist.caseId!);
+    // Fast-forward the process to the randomization task through its messages and the outcome.
+    await trial.advance(trialist.caseId!, 'randomization', { interviewer: members.interviewer!, outcome: 'ptsd' });
+    const { submit } = trial;
+    const randomizeTask = (await trial.openTask(trialist.caseId!, 'randomizeTask')).id;
     expect((await submit(randomizeTask, coordinator.token, { treatment: { value: 'cbt', type: 'String' } })).status).toBe(400);
     expect(await count('select count(*) from app_public.treatment_assignments where case_id = $1', [trialist.caseId])).toBe(0);
     expect((await submit(randomizeTask, coordinator.token)).status).toBe(204);

@@ -5,31 +5,28 @@
  * Processes start as registration starts them (a queued request the scheduler runs).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember } from '../../src/server/admin/accounts';
 import { mergeTaskLog, taskLogQuery, type TaskLogEntry } from '../../src/domain/workflow-reads';
 import { shortId } from '../../src/domain/short-id';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { trialDriver, type Person } from '../helpers/trial';
 
 const DAY = 86_400_000;
 let t: TestApp;
 // The workflow clock sets due dates; the database's now() decides what is overdue.
 let now = Date.now() - 30 * DAY;
 const clock = { now: () => new Date(now) };
-type Person = Awaited<ReturnType<TestApp['user']>>;
+const trial = trialDriver(() => t);
 let coordinator: Person, therapist: Person, interviewer: Person, outsiderTherapist: Person;
 let oldCase: { patient: Person; caseId: string };
 let newCase: { patient: Person; caseId: string };
 
 const pool = () => t.database.db.pool;
 
-async function newTrialCase(): Promise<{ patient: Person; caseId: string }> {
-  const patient = await t.user({ flags: ['patient'] });
-  const caseId = patient.caseId!;
-  await addMember(pool(), caseId, therapist.username, ['therapist']);
-  await addMember(pool(), caseId, interviewer.username, ['interviewer']);
-  await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [caseId]);
-  await t.sanad.workflow.tick();
-  return { patient, caseId };
+function newTrialCase(): Promise<{ patient: Person; caseId: string }> {
+  return trial.newTrialCase([
+    { person: therapist, roles: ['therapist'] },
+    { person: interviewer, roles: ['interviewer'] },
+  ]);
 }
 
 const TASKS = `query($dueBefore: Datetime, $overdue: Boolean, $groupName: String, $caseSearch: String, $sort: WorkflowTaskSort, $first: Int, $offset: Int) {
@@ -61,12 +58,7 @@ beforeAll(async () => {
   now = Date.now();
   newCase = await newTrialCase();
   // The new case moves on to the interview: its interviewer has a task.
-  await pool().query(`select app_hidden.notify_workflow($1, 'screeningCompleted', '{"excluded":{"value":false,"type":"Boolean"}}')`, [newCase.caseId]);
-  await pool().query(`select app_hidden.notify_workflow($1, 'interviewBooked', $2)`, [
-    newCase.caseId,
-    JSON.stringify({ offerId: { value: 'o1', type: 'String' }, bookingId: { value: 'b1', type: 'String' }, startsAt: { value: new Date(now + 3 * DAY).toISOString(), type: 'Date' } }),
-  ]);
-  await t.sanad.workflow.tick();
+  await trial.advance(newCase.caseId, 'interview', { offerId: 'o1', bookingId: 'b1', startsAt: new Date(now + 3 * DAY) });
 }, 60_000);
 
 afterAll(async () => {

@@ -6,17 +6,19 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember } from '../../src/server/admin/accounts';
 import { withOwner } from '../../src/server/db/transaction';
 import { deploy, readWorkflowFiles } from '../../src/server/workflow/definitions';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { trialDriver, type Person } from '../helpers/trial';
 
 const DAY = 86_400_000;
 let t: TestApp;
 let now = Date.parse('2027-03-01T09:00:00Z');
 const clock = { now: () => new Date(now) };
-let interviewer: Awaited<ReturnType<TestApp['user']>>;
-let coordinator: Awaited<ReturnType<TestApp['user']>>;
+let interviewer: Person;
+let coordinator: Person;
+const driver = trialDriver(() => t);
+const { notify, complete } = driver;
 
 beforeAll(async () => {
   t = await startTestApp({ WORKFLOWS_DIR: path.resolve(import.meta.dirname, '../fixtures/workflow-v1') }, {}, { workflowClock: clock });
@@ -30,22 +32,7 @@ afterAll(async () => {
 const pool = () => t.database.db.pool;
 
 async function newTrialCase(): Promise<string> {
-  const patient = await t.user({ flags: ['patient'] });
-  await addMember(pool(), patient.caseId!, interviewer.username, ['interviewer']);
-  await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [patient.caseId]);
-  await t.sanad.workflow.tick();
-  return patient.caseId!;
-}
-
-async function notify(caseId: string, message: string, variables: Record<string, unknown> = {}) {
-  await pool().query('select app_hidden.notify_workflow($1, $2, $3)', [caseId, message, JSON.stringify(variables)]);
-  await t.sanad.workflow.tick();
-}
-
-async function submit(caseId: string, key: string, token: string, variables: Record<string, unknown>) {
-  const { rows } = await pool().query(`select id from app_public.workflow_tasks where case_id = $1 and task_definition_key = $2 and end_time is null`, [caseId, key]);
-  const response = await t.api('POST', `/api/workflow/rest/task/${rows[0].id}/submit-form`, { token, body: { variables } });
-  expect(response.status).toBe(204);
+  return (await driver.newTrialCase([{ person: interviewer, roles: ['interviewer'] }])).caseId;
 }
 
 async function trial(caseId: string) {
@@ -75,7 +62,7 @@ describe('a new trial version', () => {
     // randomization and pre steps, and its timers.
     await notify(oldCase, 'interviewBooked', { offerId: { value: 'o1', type: 'String' }, startsAt: { value: new Date(now + DAY).toISOString(), type: 'Date' } });
     expect((await trial(oldCase)).open_tasks).toEqual(['interviewTask']);
-    await submit(oldCase, 'interviewTask', interviewer.token, { outcome: { value: 'ptsd', type: 'String' } });
+    await complete(oldCase, 'interviewTask', interviewer.token, { outcome: { value: 'ptsd', type: 'String' } });
     const after = await trial(oldCase);
     expect(after).toMatchObject({ id: before.id, definition_version: 1, state: 'ACTIVE', open_tasks: ['randomizeTask'] });
     // Elements that only the flat version has: no phase sub-processes.
@@ -94,7 +81,7 @@ describe('a new trial version', () => {
     // The randomization draws the arm from the trial's concealed allocation, on the old version too.
     const allocation = await t.api('POST', '/api/trial/allocation', { token: coordinator.token, body: { method: 'blocks', arms: [{ code: 'a', ratio: 1 }, { code: 'b', ratio: 1 }], factors: [] } });
     expect(allocation.status).toBe(201);
-    await submit(oldCase, 'randomizeTask', coordinator.token, {});
+    await complete(oldCase, 'randomizeTask', coordinator.token);
     expect(await trial(oldCase)).toMatchObject({ definition_version: 1, stage: 'treatment', open_tasks: ['preTask'] });
     now += 8 * DAY;
     await t.sanad.workflow.tick();
