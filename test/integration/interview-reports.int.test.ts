@@ -7,8 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/server/admin/accounts';
 import { sendReportMails } from '../../src/server/reports/mail-worker';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { trialDriver } from '../helpers/trial';
 
 let t: TestApp;
+const trial = trialDriver(() => t);
+const { notify, stage } = trial;
 type Person = Awaited<ReturnType<TestApp['user']>>;
 let coordinator: Person, interviewer: Person, otherInterviewer: Person, therapist: Person, supporter: Person, outsideSupporter: Person, supervisor: Person, counselor: Person;
 
@@ -45,14 +48,8 @@ async function caseAtInterview(options: { startsInMinutes?: number; trial?: bool
     [offer.rows[0]!.id, caseId, patient.id, interviewer.id],
   );
   if (options.trial !== false) {
-    await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [caseId]);
-    await t.sanad.workflow.tick();
-    await notify(caseId, 'screeningCompleted', { excluded: { value: false, type: 'Boolean' }, exclusionReasons: { value: '', type: 'String' } });
-    await notify(caseId, 'interviewBooked', {
-      offerId: { value: offer.rows[0]!.id, type: 'String' },
-      bookingId: { value: booking.rows[0]!.id, type: 'String' },
-      startsAt: { value: new Date(Date.now() + start * 60_000).toISOString(), type: 'Date' },
-    });
+    await trial.startTrial(caseId);
+    await trial.advance(caseId, 'interview', { offerId: offer.rows[0]!.id, bookingId: booking.rows[0]!.id, startsAt: new Date(Date.now() + start * 60_000) });
   }
   return { patient, caseId, bookingId: booking.rows[0]!.id };
 }
@@ -70,17 +67,8 @@ async function newOffer(when: 'past' | 'future') {
   return { offer, start };
 }
 
-async function notify(caseId: string, message: string, variables: Record<string, unknown> = {}) {
-  await pool().query('select app_hidden.notify_workflow($1, $2, $3)', [caseId, message, JSON.stringify(variables)]);
-  await t.sanad.workflow.tick();
-}
-
 async function save(token: string, body: Record<string, unknown>) {
   return t.api('POST', '/api/interview_reports', { token, body, headers: UPSERT });
-}
-
-async function stage(caseId: string): Promise<string> {
-  return (await pool().query('select stage from app_public.cases where id = $1', [caseId])).rows[0].stage;
 }
 
 async function openTaskKeys(caseId: string): Promise<string[]> {

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/server/admin/accounts';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { trialDriver } from '../helpers/trial';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -20,6 +21,7 @@ let interviewer: Person, outsider: Person, patient: Person, otherPatient: Person
 let caseId: string, otherCaseId: string;
 
 const pool = () => t.database.db.pool;
+const trial = trialDriver(() => t);
 const UPSERT = { prefer: 'resolution=merge-duplicates, return=representation' };
 const PHQ9 = { item1: 1, item2: 1, item3: 2, item4: 2, item5: 1, item6: 1, item7: 0, item8: 1, item9: 0, item10: 'somewhat' };
 
@@ -556,19 +558,8 @@ describe('exclusion by a call', () => {
   });
 
   async function toTreatment(id: string) {
-    await pool().query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [id]);
-    await t.sanad.workflow.tick();
-    const notify = async (name: string, vars: Record<string, unknown>) => {
-      await pool().query('select app_hidden.notify_workflow($1, $2, $3)', [id, name, JSON.stringify(vars)]);
-      await t.sanad.workflow.tick();
-    };
-    await notify('screeningCompleted', { excluded: { value: false, type: 'Boolean' } });
-    await notify('interviewBooked', { offerId: { value: 'o', type: 'String' }, bookingId: { value: 'b', type: 'String' }, startsAt: { value: new Date(now + DAY).toISOString(), type: 'Date' } });
-    const interview = (await openTasks(id, 'interviewTask'))[0]!;
-    expect((await submit(interview.id, interviewer.token, { outcome: { value: 'depression', type: 'String' } })).status).toBe(204);
-    const randomize = (await openTasks(id, 'randomizeTask'))[0]!;
-    expect((await submit(randomize.id, coordinator.token, {})).status).toBe(204);
-    await notify('preMeasurementCompleted', { timeOfMeasurement: { value: 'pre', type: 'String' } });
+    await trial.startTrial(id);
+    await trial.advance(id, 'treatment', { interviewer, coordinator, offerId: 'o', bookingId: 'b', startsAt: new Date(now + DAY) });
     expect((await openTasks(id)).map((x) => x.task_definition_key)).toContain('patientTreatmentTask');
   }
 

@@ -8,6 +8,7 @@ import { addMember } from '../../src/server/admin/accounts';
 import { withOwner, withOwnerAs } from '../../src/server/db/transaction';
 import { completeTaskAsServer } from '../../src/server/workflow/commands';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { trialDriver } from '../helpers/trial';
 
 const BASE = '/api/workflow/rest';
 type Person = Awaited<ReturnType<TestApp['user']>>;
@@ -16,6 +17,7 @@ type Role = (typeof ROLES)[number];
 type Stage = 'none' | 'screening' | 'booking' | 'interview' | 'treatment';
 
 let t: TestApp;
+const { notify } = trialDriver(() => t);
 const people = {} as Record<Role, Person>;
 let caseA: string; // "own": every role but coordinator and outsider is a member of it
 let caseB: string; // "other": its own patient and therapist only
@@ -45,10 +47,6 @@ afterAll(async () => {
 const pool = () => t.database.db.pool;
 const host = () => t.sanad.workflow.host;
 
-async function notify(caseId: string, message: string, variables: Record<string, unknown>) {
-  await pool().query('select app_hidden.notify_workflow($1, $2, $3)', [caseId, message, JSON.stringify(variables)]);
-  await t.sanad.workflow.tick();
-}
 
 /** A fresh trial of the case at a stage, driven as the server's features drive it. */
 async function prepare(caseId: string, stage: Stage): Promise<void> {

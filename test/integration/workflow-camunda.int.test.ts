@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/server/admin/accounts';
 import { withOwner } from '../../src/server/db/transaction';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { trialDriver } from '../helpers/trial';
 
 const BASE = '/api/workflow/rest';
 const CAMUNDA_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/;
 type Person = Awaited<ReturnType<TestApp['user']>>;
 let t: TestApp;
+const { notify } = trialDriver(() => t);
 let now = Date.parse('2027-09-01T08:00:00Z');
 const clock = { now: () => new Date(now) };
 let coordinator: Person, therapist: Person, interviewer: Person, patientA: Person, patientB: Person, outsider: Person;
@@ -41,10 +43,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function notify(caseId: string, name: string, variables: Record<string, unknown>) {
-  await t.database.db.pool.query('select app_hidden.notify_workflow($1, $2, $3)', [caseId, name, JSON.stringify(variables)]);
-  await t.sanad.workflow.tick();
-}
 const get = (path: string, person: Person) => t.api('GET', `${BASE}${path}`, { token: person.token });
 async function instanceOf(caseId: string): Promise<string> {
   const { rows } = await t.database.db.pool.query(`select id from app_public.workflow_instances where case_id = $1 and state = 'ACTIVE'`, [caseId]);

@@ -10,9 +10,11 @@ import { withOwner } from '../../src/server/db/transaction';
 import { runStep } from '../../src/server/workflow/engine';
 import { advanceLegacy } from '../../src/server/workflow/engine-legacy';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { trialDriver } from '../helpers/trial';
 
 const DAY = 86_400_000;
 let t: TestApp;
+const { notify } = trialDriver(() => t);
 let now = Date.parse('2027-05-03T09:00:00Z');
 const clock = { now: () => new Date(now) };
 type Person = Awaited<ReturnType<TestApp['user']>>;
@@ -54,11 +56,6 @@ async function startOnBpmnEngine(caseId: string): Promise<string> {
     await runStep(settings, def, record, { kind: 'start' }, advanceLegacy);
     return id;
   });
-}
-
-async function notify(caseId: string, message: string, variables: Record<string, unknown> = {}) {
-  await pool().query('select app_hidden.notify_workflow($1, $2, $3)', [caseId, message, JSON.stringify(variables)]);
-  await t.sanad.workflow.tick();
 }
 
 async function instance(caseId: string) {
