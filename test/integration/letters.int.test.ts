@@ -6,13 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember } from '../../src/server/admin/accounts';
 import { withOwner } from '../../src/server/db/transaction';
-import { CASE_ROLES } from '../../src/domain/roles';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { castOfRoles, STAFF_ROLES } from '../helpers/people';
+import type { Person } from '../helpers/trial';
 
 let t: TestApp;
-type Person = Awaited<ReturnType<TestApp['user']>>;
 const people: Record<string, Person> = {};
 let caseA: string, caseB: string, templateDe: string, templateBroken: string;
 
@@ -22,18 +21,9 @@ const stored = async (id: string) => (await t.database.db.pool.query('select * f
 
 beforeAll(async () => {
   t = await startTestApp();
-  people.patient = await t.user({ flags: ['patient'], alias: 'Rim' });
-  caseA = people.patient.caseId!;
-  for (const role of CASE_ROLES.filter((r) => r !== 'patient')) {
-    people[role] = await t.user({ flags: [role], alias: `${role} A` });
-    await addMember(t.database.db.pool, caseA, people[role]!.username, [role]);
-  }
-  people.coordinator = await t.user({ flags: ['coordinator'] });
-  people.outsider = await t.user({ flags: ['therapist', 'supervisor', 'interviewer', 'supporter', 'counselor'] });
-  people.otherPatient = await t.user({ flags: ['patient'] });
-  caseB = people.otherPatient.caseId!;
-  people.otherTherapist = await t.user({ flags: ['therapist'] });
-  await addMember(t.database.db.pool, caseB, people.otherTherapist.username, ['therapist']);
+  const cast = await castOfRoles(t, { patient: { alias: 'Rim' }, ...Object.fromEntries(STAFF_ROLES.map((role) => [role, { alias: `${role} A` }])) });
+  Object.assign(people, cast.people);
+  ({ caseA, caseB } = cast);
   const { rows } = await withOwner(t.database.db.pool, (sql) =>
     sql.query<{ id: string }>(
       `insert into app_public.content_templates (type, code, language_code, title, subject, content, treatment_code, reader_gender, writer_gender)
@@ -56,7 +46,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const EVERYONE = ['patient', ...CASE_ROLES.filter((r) => r !== 'patient'), 'outsider', 'coordinator', 'otherPatient', 'otherTherapist'];
+const EVERYONE = ['patient', ...STAFF_ROLES, 'outsider', 'coordinator', 'otherPatient', 'otherTherapist'];
 const WRITERS = ['therapist', 'counselor'];
 
 describe('letters', () => {
@@ -107,7 +97,7 @@ describe('letters', () => {
     };
     expect(await readers()).toEqual(['therapist']);
     expect((await post({ id, case_id: caseA, body: 'Liebe Rim, geändert.', published_at: new Date().toISOString() }, 'therapist')).status).toBe(201);
-    expect(await readers()).toEqual(['patient', ...CASE_ROLES.filter((r) => r !== 'patient')]);
+    expect(await readers()).toEqual(['patient', ...STAFF_ROLES]);
     const before = await stored(id);
     for (const who of EVERYONE) {
       expect((await post({ id, case_id: caseA, body: 'rewritten' }, who)).status, who).toBeGreaterThanOrEqual(400);

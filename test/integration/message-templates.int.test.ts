@@ -10,9 +10,10 @@ import { addMember } from '../../src/server/admin/accounts';
 import { withOwner } from '../../src/server/db/transaction';
 import { CASE_ROLES } from '../../src/domain/roles';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { castOfRoles, STAFF_ROLES } from '../helpers/people';
+import type { Person } from '../helpers/trial';
 
 let t: TestApp;
-type Person = Awaited<ReturnType<TestApp['user']>>;
 const people: Record<string, Person> = {};
 let caseA: string, caseB: string;
 const pool = () => t.database.db.pool;
@@ -32,18 +33,16 @@ async function template(code: string, language: string, content: string, extra: 
 
 beforeAll(async () => {
   t = await startTestApp();
-  people.patient = await t.user({ flags: ['patient'], alias: 'Rim', gender: 'FEMALE', locale: 'de' });
-  caseA = people.patient.caseId!;
-  for (const role of CASE_ROLES.filter((r) => r !== 'patient')) {
-    people[role] = await t.user({ flags: [role], alias: `${role} A`, gender: role === 'therapist' ? 'MALE' : 'FEMALE' });
-    await addMember(pool(), caseA, people[role]!.username, [role]);
-  }
-  people.coordinator = await t.user({ flags: ['coordinator'], gender: 'MALE' });
-  people.outsider = await t.user({ flags: ['therapist', 'supervisor', 'interviewer', 'supporter', 'counselor'], gender: 'MALE' });
-  people.otherPatient = await t.user({ flags: ['patient'], alias: 'سامي', gender: 'MALE', locale: 'ar' });
-  caseB = people.otherPatient.caseId!;
-  people.otherTherapist = await t.user({ flags: ['therapist'], alias: 'ليلى', gender: 'FEMALE' });
-  await addMember(pool(), caseB, people.otherTherapist.username, ['therapist']);
+  const cast = await castOfRoles(t, {
+    patient: { alias: 'Rim', gender: 'FEMALE', locale: 'de' },
+    ...Object.fromEntries(STAFF_ROLES.map((role) => [role, { alias: `${role} A`, gender: role === 'therapist' ? 'MALE' : 'FEMALE' }])),
+    coordinator: { gender: 'MALE' },
+    outsider: { gender: 'MALE' },
+    otherPatient: { alias: 'سامي', gender: 'MALE', locale: 'ar' },
+    otherTherapist: { alias: 'ليلى', gender: 'FEMALE' },
+  });
+  Object.assign(people, cast.people);
+  ({ caseA, caseB } = cast);
   await pool().query(`insert into app_public.treatment_assignments (case_id, treatment, stratum, method) values ($1, 'cbt', '*', 'blocks')`, [caseA]);
 
   await template('reminder', 'de', 'Hallo {{patient_alias}}, bis bald. {{therapist_alias}}');
@@ -90,7 +89,7 @@ describe('message templates in the composer', () => {
     expect(arabic.body).toMatchObject({ language: 'ar', body: 'مرحبًا سامي، ليلى' });
   });
 
-  const EVERYONE = ['patient', ...CASE_ROLES.filter((r) => r !== 'patient'), 'outsider', 'coordinator', 'otherPatient', 'otherTherapist'];
+  const EVERYONE = ['patient', ...STAFF_ROLES, 'outsider', 'coordinator', 'otherPatient', 'otherTherapist'];
   it('lets only the care team of the case list and render; everyone else gets 403 and nothing is stored', async () => {
     const before = await messageCount();
     for (const who of EVERYONE) {

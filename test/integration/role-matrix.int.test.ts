@@ -28,17 +28,17 @@ import {
   type GraphQLObjectType,
 } from 'postgraphile/graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember } from '../../src/server/admin/accounts';
 import { appCollections } from '../../src/server/collections';
 import { scheduleFromSettings } from '../../src/domain/measurements';
 import { CASE_ROLES } from '../../src/domain/roles';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { castOfRoles } from '../helpers/people';
+import type { Person } from '../helpers/trial';
 
 const schema = buildSchema(fs.readFileSync('schema.graphql', 'utf8'));
 const collections = appCollections(scheduleFromSettings({}));
 
 let t: TestApp;
-type Person = Awaited<ReturnType<TestApp['user']>>;
 const people: Record<string, Person> = {};
 let caseA: string, caseB: string, patientB: Person, therapistB: Person, messageB: string;
 const MARK_A = 'marker-case-a-7f3c';
@@ -49,19 +49,10 @@ const everyone = { toTherapists: true, toSupervisors: true, toInterviewers: true
 
 beforeAll(async () => {
   t = await startTestApp();
-  const patientA = await t.user({ flags: ['patient'] });
-  caseA = patientA.caseId!;
-  people.patient = patientA;
-  for (const role of CASE_ROLES.filter((r) => r !== 'patient')) {
-    people[role] = await t.user({ flags: [role] });
-    await addMember(t.database.db.pool, caseA, people[role]!.username, [role]);
-  }
-  people.coordinator = await t.user({ flags: ['coordinator'] });
-  people.outsider = await t.user({ flags: ['therapist', 'supervisor', 'interviewer', 'supporter', 'counselor'] });
-  patientB = await t.user({ flags: ['patient'] });
-  caseB = patientB.caseId!;
-  therapistB = await t.user({ flags: ['therapist'] });
-  await addMember(t.database.db.pool, caseB, therapistB.username, ['therapist']);
+  const cast = await castOfRoles(t);
+  Object.assign(people, cast.people);
+  ({ caseA, caseB } = cast);
+  ({ otherPatient: patientB, otherTherapist: therapistB } = cast.people);
   const sentAt = new Date().toISOString();
   const a = await t.graphql(SEND, { input: { caseMessage: { caseId: caseA, subject: MARK_A, body: MARK_A, sentAt, ...everyone } } }, people.therapist!.token);
   expect(a.errors).toBeUndefined();

@@ -6,37 +6,27 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember } from '../../src/server/admin/accounts';
-import { CASE_ROLES } from '../../src/domain/roles';
 import { WORKSHEETS, WORKSHEET_CODES, type WorksheetCode } from '../../src/domain/worksheets';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { castOfRoles, STAFF_ROLES } from '../helpers/people';
+import type { Person } from '../helpers/trial';
 import { withOwner } from '../../src/server/db/transaction';
 
 let t: TestApp;
-type Person = Awaited<ReturnType<TestApp['user']>>;
 const people: Record<string, Person> = {};
 let caseA: string, caseB: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  people.patient = await t.user({ flags: ['patient'] });
-  caseA = people.patient.caseId!;
-  for (const role of CASE_ROLES.filter((r) => r !== 'patient')) {
-    people[role] = await t.user({ flags: [role] });
-    await addMember(t.database.db.pool, caseA, people[role]!.username, [role]);
-  }
-  people.coordinator = await t.user({ flags: ['coordinator'] });
-  people.outsider = await t.user({ flags: ['therapist', 'supervisor', 'interviewer', 'supporter', 'counselor'] });
-  people.otherPatient = await t.user({ flags: ['patient'] });
-  caseB = people.otherPatient.caseId!;
-  people.otherTherapist = await t.user({ flags: ['therapist'] });
-  await addMember(t.database.db.pool, caseB, people.otherTherapist.username, ['therapist']);
+  const cast = await castOfRoles(t);
+  Object.assign(people, cast.people);
+  ({ caseA, caseB } = cast);
 }, 120_000);
 afterAll(async () => {
   await t?.close();
 });
 
-const CARE_TEAM = CASE_ROLES.filter((r) => r !== 'patient');
+const CARE_TEAM = STAFF_ROLES;
 const OUTSIDERS = ['outsider', 'coordinator', 'otherPatient', 'otherTherapist'] as const;
 const EVERYONE = ['patient', ...CARE_TEAM, ...OUTSIDERS];
 
