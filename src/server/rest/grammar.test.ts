@@ -13,19 +13,12 @@ import {
   resolveWindow,
   type Condition,
 } from './grammar';
+import { thrownBy } from '../../../test/helpers/thrown';
 
 const filter = (column: string, value: string): Condition => ({ type: 'filter', filter: parseFilter(column, value) });
 
 /** The error a parse throws, for checking its code and message. */
-function parseErrorOf(fn: () => unknown): RestError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof RestError) return error;
-    throw error;
-  }
-  throw new Error('expected a parse error');
-}
+const parseErrorOf = (fn: () => unknown): RestError => thrownBy(RestError, fn);
 
 describe('filters', () => {
   it.each(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'cs', 'cd', 'ov', 'isdistinct'] as const)(

@@ -3,6 +3,7 @@ import { RestError } from './errors';
 import { parseQuery } from './grammar';
 import { compileRegistry, defineCollection } from './registry';
 import { buildCount, buildDelete, buildInsert, buildReadBack, buildReadBackByKey, buildSelect, whereSql, Params } from './sql';
+import { thrownBy } from '../../../test/helpers/thrown';
 
 const scores = defineCollection({
   name: 'scores',
@@ -24,15 +25,7 @@ function where(search: string) {
   return { text, values: params.values };
 }
 
-function errorOf(fn: () => unknown): RestError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof RestError) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
-}
+const errorOf = (fn: () => unknown): RestError => thrownBy(RestError, fn);
 
 describe('where clauses', () => {
   it('compares with bind parameters, never with the value in the text', () => {

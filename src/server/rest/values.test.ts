@@ -3,16 +3,9 @@ import { RestError, toRestErrorResponse, statusForSqlState } from './errors';
 import { compileRegistry, defineCollection, type Collection } from './registry';
 import { bodyValue, canonicalUuid, filterValue, toParameter } from './values';
 import { HttpError } from '../http/errors';
+import { thrownBy } from '../../../test/helpers/thrown';
 
-function errorOf(fn: () => unknown): RestError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof RestError) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
-}
+const errorOf = (fn: () => unknown): RestError => thrownBy(RestError, fn);
 
 describe('filter values', () => {
   it('reads uuids in the forms PostgreSQL reads, in canonical form', () => {

@@ -2,16 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { camundaDate, MAX_RESULTS, parseOffsetDate, QueryParams, Where } from './camunda-query';
 import { checkCallVariables, checkFormVariables } from './commands';
 import { CamundaError } from './errors';
+import { thrownBy } from '../../../test/helpers/thrown';
 
-const fails = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CamundaError);
-    return (error as CamundaError).body;
-  }
-  throw new Error('expected a CamundaError');
-};
+/** The body of the CamundaError `fn` throws. */
+const fails = (fn: () => unknown) => thrownBy(CamundaError, fn).body;
 
 describe('parseOffsetDate', () => {
   it('reads any ISO offset, Camunda’s +0000 included', () => {
