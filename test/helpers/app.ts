@@ -33,6 +33,27 @@ export interface TestApp {
 
 let counter = 0;
 
+/** JSON requests over real HTTP to an app listening at `url` (TestApp.api). */
+export function apiClient(url: string): TestApp['api'] {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const response = await fetch(url + path, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed as never, headers: response.headers };
+  };
+}
+
 export async function startTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
@@ -65,23 +86,7 @@ export async function startTestApp(
   const { port } = sanad.app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
 
-  const api: TestApp['api'] = async (method, path, options = {}) => {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: string | undefined;
-    if (options.rawBody !== undefined) body = options.rawBody;
-    else if (options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await fetch(url + path, { method, headers, body });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, body: parsed as never, headers: response.headers };
-  };
+  const api = apiClient(url);
 
   const signIn = async (username: string, password: string) => {
     const response = await api('POST', '/api/auth/tokens', { body: { username, password } });

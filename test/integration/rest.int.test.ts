@@ -16,6 +16,7 @@ import { addMember, createUser } from '../../src/server/admin/accounts';
 import { withOwner } from '../../src/server/db/transaction';
 import { HttpError } from '../../src/server/http/errors';
 import { defineCollection, type CollectionRegistry } from '../../src/server/rest';
+import { apiClient, type ApiResponse, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases';
 
 const SETUP_SQL = [
@@ -97,6 +98,7 @@ const registry: CollectionRegistry = [
 let database: TestDatabase;
 let sanad: SanadApp;
 let url: string;
+let api: TestApp['api'];
 type Person = { id: string; caseId?: string; token: string };
 let patientA: Person, patientB: Person, therapist: Person;
 const rowIds: Record<string, string> = {};
@@ -141,6 +143,7 @@ beforeAll(async () => {
   sanad = await buildApp({ config, db: database.db, serveWebApp: false, collections: registry });
   await sanad.app.listen({ port: 0, host: '127.0.0.1' });
   url = `http://127.0.0.1:${(sanad.app.server.address() as AddressInfo).port}`;
+  api = apiClient(url);
   patientA = await person(['patient']);
   patientB = await person(['patient']);
   therapist = await person(['therapist']);
@@ -158,27 +161,6 @@ async function usernameOf(id: string): Promise<string | undefined> {
   return rows[0]?.username;
 }
 
-interface Response<T = any> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
-
-async function api<T = any>(method: string, path: string, options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<Response<T>> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  if (body !== undefined) headers['content-type'] ??= 'application/json';
-  const response = await fetch(url + path, { method, headers, body });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: response.status, body: parsed as T, headers: response.headers };
-}
 
 /** Labels of the rows a query returns to the therapist (member of case A), sorted ("null" for null). */
 async function labels(query: string, token = therapist.token): Promise<string[]> {
@@ -470,7 +452,7 @@ describe('writing', () => {
 });
 
 describe('bad input: a 4xx with {code, message}, nothing stored', () => {
-  async function expectRefused(response: Response, status: number, code: string, message?: string | RegExp) {
+  async function expectRefused(response: ApiResponse, status: number, code: string, message?: string | RegExp) {
     expect(response.status, JSON.stringify(response.body)).toBe(status);
     expect(Object.keys(response.body).sort()).toEqual(['code', 'details', 'hint', 'message']);
     expect(response.body.code).toBe(code);
