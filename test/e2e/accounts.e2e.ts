@@ -12,14 +12,7 @@ import de from '../../src/web/i18n/de.json';
 import en from '../../src/web/i18n/en.json';
 import { outboxDirectory } from '../../src/server/mail/mailer';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { launchBrowser, openPage, screenshot } from '../helpers/browser';
-
-/** Below 48rem the destinations are behind the menu button (opened once; it stays open until one is chosen). */
-async function openMenu(page: import('playwright-core').Page, label: string): Promise<void> {
-  const button = page.getByRole('button', { name: label });
-  if ((await button.count()) === 0) return; // a wide screen shows them inline
-  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
-}
+import { launchBrowser, openMenu, openPage, screenshot } from '../helpers/browser';
 
 let t: TestApp;
 let browser: Browser;

@@ -12,14 +12,7 @@ import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
 import en from '../../src/web/i18n/en.json';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
-
-/** Below 48rem the destinations are behind the menu button (opened once; it stays open until one is chosen). */
-async function openMenu(page: import('playwright-core').Page, label: string): Promise<void> {
-  const button = page.getByRole('button', { name: label });
-  if ((await button.count()) === 0) return; // a wide screen shows them inline
-  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
-}
+import { expectAccessible, expectNoOverflow, launchBrowser, openMenu, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
 
 let t: TestApp;
 let browser: Browser;

@@ -89,3 +89,10 @@ export async function expectNoOverflow(page: Page, what: string): Promise<void> 
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${what} scrolls sideways`).toBeLessThanOrEqual(0);
 }
+
+/** Opens the menu named `label` where the screen is narrow: below 48rem the destinations are behind it (opened once; it stays open until one is chosen). */
+export async function openMenu(page: Page, label: string): Promise<void> {
+  const button = page.getByRole('button', { name: label });
+  if ((await button.count()) === 0) return; // a wide screen shows them inline
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+}
