@@ -15,7 +15,7 @@
 --   * a reader the test admits may read all the rows that count under the table's policy
 --     (workflow_jobs' timers, phq9, safety_signals: a coordinator, or a member / staff member
 --     of the case), so the figure is the same as the security definer function's.
--- The GraphQL API reads nextWaitingDate, latestPhq9Item9 and openSafetySignals of a Case through
+-- The GraphQL API reads nextWaitingDate, latestPhq9Item9, openSafetySignals and taskSummary of a Case through
 -- these (src/server/graphql/inline-columns.ts); the functions of 0102 stay, with the same
 -- answers, for SQL callers. The test compares both for every reader, on real rows and rows
 -- built by hand (test/integration/case-list-pages.int.test.ts).
@@ -54,13 +54,32 @@ as $$
          end
 $$;
 
+-- 0102 cases_task_summary: a coordinator or the case's staff get the summary of the group's open
+-- tasks; anyone else a summary of none (a count of zero), as before. Read in the FROM of the
+-- page's statement (a lateral join), so a set of one row, as the aggregate always gives.
+create function app_hidden.cases_task_summary_inline(c app_public.cases, group_name text) returns setof app_public.task_summary
+  language sql stable
+as $$
+  select count(*)::integer,
+         max(t.created),
+         max(t.due),
+         case when group_name = 'patients' then null else count(*) filter (where t.due < now())::integer end,
+         min(t.due) filter (where t.due >= now())
+    from app_public.workflow_tasks t
+   where t.case_id = c.id and t.end_time is null and group_name = any (t.candidate_groups)
+     and ((select app_hidden.is_coordinator()) or c.id in (select app_hidden.my_staff_case_ids()))
+$$;
+
+comment on function app_hidden.cases_task_summary_inline(app_public.cases, text) is 'cases_task_summary, inlined into the statement that reads it (one row).';
 comment on function app_hidden.cases_next_waiting_date_inline(app_public.cases) is 'cases_next_waiting_date, inlined into the statement that reads it (one row).';
 comment on function app_hidden.cases_latest_phq9_item9_inline(app_public.cases) is 'cases_latest_phq9_item9, inlined into the statement that reads it (at most one row).';
 comment on function app_hidden.cases_open_safety_signals_inline(app_public.cases) is 'cases_open_safety_signals, inlined into the statement that reads it (one row).';
 
 revoke execute on function app_hidden.cases_next_waiting_date_inline(app_public.cases),
   app_hidden.cases_latest_phq9_item9_inline(app_public.cases),
-  app_hidden.cases_open_safety_signals_inline(app_public.cases) from public;
+  app_hidden.cases_open_safety_signals_inline(app_public.cases),
+  app_hidden.cases_task_summary_inline(app_public.cases, text) from public;
 grant execute on function app_hidden.cases_next_waiting_date_inline(app_public.cases),
   app_hidden.cases_latest_phq9_item9_inline(app_public.cases),
-  app_hidden.cases_open_safety_signals_inline(app_public.cases) to sanad_user;
+  app_hidden.cases_open_safety_signals_inline(app_public.cases),
+  app_hidden.cases_task_summary_inline(app_public.cases, text) to sanad_user;
