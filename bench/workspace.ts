@@ -70,11 +70,13 @@ select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).stag
 /**
  * The fields both paged lists share, for the page of paged_cases($1 filterUnassigned, $2 search,
  * $3 stage) cut by $4 first and $5 offset, and the total as PostGraphile's totalCount counts it.
+ * The open risk signals, like PagedCases' next waiting date, latest item 9 and task summaries,
+ * are read through their inlined twins, as the API reads them (src/server/graphql/inline-columns.ts).
  */
 const PAGED_COMMON_COLUMNS = `(page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).title, (page.c).stage, (page.c).created_at,
        app_public.cases_new_messages(page.c) as new_messages,
        app_public.cases_search_similarity(page.c, $2) as search_similarity,
-       app_public.cases_open_safety_signals(page.c) as open_safety_signals,
+       (select v from app_hidden.cases_open_safety_signals_inline(page.c) v) as open_safety_signals,
        patient.id as patient_id, patient.username as patient_username, patient.alias as patient_alias,
        involvement.id as involvement_id, involvement.acts_as_therapist, involvement.acts_as_supervisor, involvement.acts_as_interviewer,
        involvement.acts_as_supporter, involvement.acts_as_counselor, involvement.acts_as_patient,
@@ -102,8 +104,8 @@ function careRole(role: 'therapists' | 'counselors' | 'interviewers'): string {
 export const PAGED_CASES_SQL = `
 select ${PAGED_COMMON_COLUMNS},
        (page.c).is_dropout, (page.c).exclude_from_analysis,
-       app_public.cases_next_waiting_date(page.c) as next_waiting_date,
-       app_public.cases_latest_phq9_item9(page.c) as latest_phq9_item9,
+       (select v from app_hidden.cases_next_waiting_date_inline(page.c) v) as next_waiting_date,
+       (select v from app_hidden.cases_latest_phq9_item9_inline(page.c) v) as latest_phq9_item9,
        (select json_build_object('id', a.id, 'assignedAt', a.assigned_at, 'treatment', a.treatment)
           from app_public.treatment_assignments a where a.case_id = (page.c).id order by a.assigned_at, a.id limit 1) as treatment,
        patient_tasks.count_of_open as patient_open, patient_tasks.latest_due, patient_tasks.next_time,
@@ -112,8 +114,8 @@ select ${PAGED_COMMON_COLUMNS},
        ${careRole('counselors')},
        ${careRole('interviewers')}
   ${PAGED_COMMON_FROM}
-  left join lateral app_public.cases_task_summary(page.c, 'patients') as patient_tasks on true
-  left join lateral app_public.cases_task_summary(page.c, 'therapists') as therapist_tasks on true`;
+  left join lateral app_hidden.cases_task_summary_inline(page.c, 'patients') as patient_tasks on true
+  left join lateral app_hidden.cases_task_summary_inline(page.c, 'therapists') as therapist_tasks on true`;
 
 /** Newest sent messages shown when a case opens; older ones page in on scrolling. */
 const SENT_PAGE = 50;
