@@ -6,16 +6,17 @@
 -- "PagedCases columns"). What saves is no call: the same question as a subquery of the page's
 -- statement, where PostgreSQL plans it once and only rescans it for each case.
 --
--- These are the same rules as 0102's functions, written as SQL set-returning functions without
+-- These are the same rules as 0102's functions (and 0032's cases_patient), written as SQL set-returning functions without
 -- settings, which PostgreSQL inlines into the statement that reads them. They run as the reader:
 --   * the reader test is app_hidden.is_coordinator() and the reader's case sets, the forms the
 --     policies use, evaluated once for the statement (an init plan and a hashed sub-plan), not
 --     per case; they are the rules of 0102 (the coordinator flag of the reader's account, and
 --     a membership of the case, any role or a staff role) in set form;
 --   * a reader the test admits may read all the rows that count under the table's policy
---     (workflow_jobs' timers, phq9, safety_signals: a coordinator, or a member / staff member
---     of the case), so the figure is the same as the security definer function's.
--- The GraphQL API reads nextWaitingDate, latestPhq9Item9, openSafetySignals and taskSummary of a Case through
+--     (workflow_jobs' timers, phq9, safety_signals, workflow_tasks, the case's members and the
+--     patient's user row: a coordinator, or a member / staff member of the case), so the
+--     answer is the same as the security definer function's.
+-- The GraphQL API reads nextWaitingDate, latestPhq9Item9, openSafetySignals, taskSummary and patient of a Case through
 -- these (src/server/graphql/inline-columns.ts); the functions of 0102 stay, with the same
 -- answers, for SQL callers. The test compares both for every reader, on real rows and rows
 -- built by hand (test/integration/case-list-pages.int.test.ts).
@@ -70,6 +71,17 @@ as $$
      and ((select app_hidden.is_coordinator()) or c.id in (select app_hidden.my_staff_case_ids()))
 $$;
 
+-- 0032 cases_patient: the case's members and coordinators see its patient. The users policy lets
+-- them read that row (a member shares the case with the patient; the patient is themselves).
+create function app_hidden.cases_patient_inline(c app_public.cases) returns setof app_public.users
+  language sql stable
+as $$
+  select u.* from app_public.case_members i join app_public.users u on u.id = i.user_id
+   where i.case_id = c.id and i.acts_as_patient
+     and ((select app_hidden.is_coordinator()) or c.id in (select app_hidden.my_case_ids()))
+$$;
+
+comment on function app_hidden.cases_patient_inline(app_public.cases) is 'cases_patient, inlined into the statement that reads it (at most one row: one patient a case).';
 comment on function app_hidden.cases_task_summary_inline(app_public.cases, text) is 'cases_task_summary, inlined into the statement that reads it (one row).';
 comment on function app_hidden.cases_next_waiting_date_inline(app_public.cases) is 'cases_next_waiting_date, inlined into the statement that reads it (one row).';
 comment on function app_hidden.cases_latest_phq9_item9_inline(app_public.cases) is 'cases_latest_phq9_item9, inlined into the statement that reads it (at most one row).';
@@ -78,8 +90,10 @@ comment on function app_hidden.cases_open_safety_signals_inline(app_public.cases
 revoke execute on function app_hidden.cases_next_waiting_date_inline(app_public.cases),
   app_hidden.cases_latest_phq9_item9_inline(app_public.cases),
   app_hidden.cases_open_safety_signals_inline(app_public.cases),
-  app_hidden.cases_task_summary_inline(app_public.cases, text) from public;
+  app_hidden.cases_task_summary_inline(app_public.cases, text),
+  app_hidden.cases_patient_inline(app_public.cases) from public;
 grant execute on function app_hidden.cases_next_waiting_date_inline(app_public.cases),
   app_hidden.cases_latest_phq9_item9_inline(app_public.cases),
   app_hidden.cases_open_safety_signals_inline(app_public.cases),
-  app_hidden.cases_task_summary_inline(app_public.cases, text) to sanad_user;
+  app_hidden.cases_task_summary_inline(app_public.cases, text),
+  app_hidden.cases_patient_inline(app_public.cases) to sanad_user;

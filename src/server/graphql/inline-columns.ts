@@ -1,7 +1,7 @@
 /**
- * Four per-case columns of the case lists, read as subqueries of the page's statement instead
- * of a function call per case (issue 17, PagedCases). PagedCases asks nextWaitingDate,
- * latestPhq9Item9, openSafetySignals and two task summaries for 200 cases a page; as calls of their PL/pgSQL
+ * Per-case columns of the case lists, read as subqueries of the page's statement instead of a
+ * function call per case (issue 17, PagedCases). PagedCases asks nextWaitingDate,
+ * latestPhq9Item9, openSafetySignals, two task summaries and the patient for 200 cases a page; as calls of their PL/pgSQL
  * functions each cost 8–15 µs of PostgreSQL CPU, nearly all of it the call itself (an executor
  * started for each call, the security definer's setting), not the question.
  *
@@ -9,7 +9,7 @@
  * written so that PostgreSQL inlines it: planned once with the page, rescanned per case, the
  * reader test evaluated once per statement. Here the GraphQL resource of each app_public
  * function reads its app_hidden twin instead, `(select v from app_hidden.<name>_inline(row) v)`
- * for a scalar, `app_hidden.<name>_inline(row, …)` in FROM for the task summary:
+ * for a scalar, `app_hidden.<name>_inline(row, …)` in FROM for the task summary and the patient:
  * same field, same type, same answers (compared for every reader in
  * test/integration/case-list-pages.int.test.ts). The rules stay in SQL; this only routes.
  */
@@ -31,6 +31,7 @@ export const INLINED_COLUMNS: Readonly<Record<string, string>> = {
  */
 export const INLINED_ROWS: Readonly<Record<string, string>> = {
   cases_task_summary: 'cases_task_summary_inline',
+  cases_patient: 'cases_patient_inline',
 };
 
 function twinOf(pgProc: { proname: string; getNamespace(): { nspname: string } | undefined }, twins: Readonly<Record<string, string>>): string | undefined {
