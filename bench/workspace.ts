@@ -64,7 +64,7 @@ select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).stag
        involvement.id as involvement_id, involvement.new_messages_after
   from (select c from app_public.case_list($1, $2) as c limit 100 offset 0) as page
   left join lateral app_public.cases_latest_message(page.c) as latest on true
-  left join lateral app_public.cases_patient(page.c) as patient on true
+  left join lateral app_hidden.cases_patient_inline(page.c) as patient on true
   left join lateral app_public.cases_my_involvement(page.c) as involvement on true`;
 
 /**
@@ -82,7 +82,7 @@ const PAGED_COMMON_COLUMNS = `(page.c).id, app_public.cases_short_id(page.c) as 
        involvement.acts_as_supporter, involvement.acts_as_counselor, involvement.acts_as_patient,
        (select count(*) from app_public.paged_cases($1, $2, $3)) as total_count`;
 const PAGED_COMMON_FROM = `from (select c from app_public.paged_cases($1, $2, $3) as c limit $4 offset $5) as page
-  left join lateral app_public.cases_patient(page.c) as patient on true
+  left join lateral app_hidden.cases_patient_inline(page.c) as patient on true
   left join lateral app_public.cases_my_involvement(page.c) as involvement on true`;
 
 /** ShortPagedCases' rows (CaseListFields of src/web/features/cases/api.ts) and total, as one statement. */
@@ -145,7 +145,7 @@ export const CASE_WITH_MESSAGES_QUERY = `query CaseWithMessages($id: UUID!) {
 export const CASE_WITH_MESSAGES_SQL = `
 select c.id, app_public.cases_short_id(c) as short_id, c.stage, c.title, app_public.cases_new_messages(c) as new_messages,
        (select json_build_object('id', p.id, 'username', p.username, 'alias', p.alias)
-          from app_public.cases_patient(c) as p where p.id is not null) as patient,
+          from app_hidden.cases_patient_inline(c) as p where p.id is not null) as patient,
        (select json_build_object('id', i.id, 'newMessagesAfter', i.new_messages_after, 'favoriteMessage', i.favorite_message)
           from app_public.cases_my_involvement(c) as i where i.id is not null) as my_involvement,
        (select json_agg(json_build_object('id', i.id, 'userId', i.user_id, 'actsAsPatient', i.acts_as_patient,
