@@ -395,7 +395,7 @@ describe('the per-case columns of PagedCases inlined into the page (0104)', () =
   it('answer every reader as the functions of 0102 do, on every case, also rows built by hand', async () => {
     const pool = t.database.db.pool;
     const cases = JSON.stringify((await pool.query('select row_to_json(c) as c from app_public.cases c')).rows.map((r) => r.c));
-    const seen = { date: 0, item9: 0, signals: 0, tasks: 0, refused: 0, patient: 0, noPatient: 0 };
+    const seen = { date: 0, item9: 0, signals: 0, tasks: 0, refused: 0, patient: 0, noPatient: 0, member: 0 };
     for (const [name, person] of Object.entries(await readers())) {
       const rows = await withUser(pool, { userId: person.id }, async (sql) =>
         (
@@ -407,10 +407,12 @@ describe('the per-case columns of PagedCases inlined into the page (0104)', () =
                           (select s::text from app_hidden.cases_task_summary_inline(c, 'patients') s),
                           (select s::text from app_hidden.cases_task_summary_inline(c, 'therapists') s),
                           (select count(*) from app_hidden.cases_task_summary_inline(c, 'therapists'))::text,
-                          (select u::text from app_hidden.cases_patient_inline(c) u)] as inlined,
+                          (select u::text from app_hidden.cases_patient_inline(c) u),
+                          (select i::text from app_hidden.cases_my_involvement_inline(c) i)] as inlined,
                     array[app_public.cases_next_waiting_date(c)::text, app_public.cases_latest_phq9_item9(c)::text,
                           app_public.cases_open_safety_signals(c)::text, app_public.cases_task_summary(c, 'patients')::text,
-                          app_public.cases_task_summary(c, 'therapists')::text, '1', app_public.cases_patient(c)::text] as functions
+                          app_public.cases_task_summary(c, 'therapists')::text, '1', app_public.cases_patient(c)::text,
+                          app_public.cases_my_involvement(c)::text] as functions
                from jsonb_populate_recordset(null::app_public.cases, $1) as c`,
             [cases],
           )
@@ -425,6 +427,7 @@ describe('the per-case columns of PagedCases inlined into the page (0104)', () =
         if (row.inlined[2] === null) seen.refused++;
         if (row.inlined[6]) seen.patient++;
         else seen.noPatient++;
+        if (row.inlined[7]) seen.member++;
       }
     }
     // The comparison is not between empty answers: dates, item 9, signals, tasks and patients are seen, and refused.
@@ -433,6 +436,7 @@ describe('the per-case columns of PagedCases inlined into the page (0104)', () =
 
   it('answers PagedCases with the figures of the functions, for every reader', async () => {
     const PAGE = `query { pagedCases(first: 200) { nodes { id openSafetySignals nextWaitingDate latestPhq9Item9 patient { id username alias }
+      myInvolvement { id actsAsTherapist actsAsCounselor actsAsPatient newMessagesAfter }
       patientTasks: taskSummary(groupName: "patients") { countOfOpen latestDue nextTime }
       therapistTasks: taskSummary(groupName: "therapists") { countOfOpen countOfOverdue latestCreated latestDue nextTime } } } }`;
     const time = (value: string | null) => (value === null ? null : new Date(value).getTime());
@@ -440,7 +444,7 @@ describe('the per-case columns of PagedCases inlined into the page (0104)', () =
     for (const [name, person] of Object.entries(await readers())) {
       const result = await t.graphql(PAGE, {}, person.token);
       expect(result.errors, name).toBeUndefined();
-      type Node = { id: string; patient: { id: string; username: string; alias: string | null } | null; openSafetySignals: number | null; nextWaitingDate: string | null; latestPhq9Item9: number | null; patientTasks: Record<string, unknown>; therapistTasks: Record<string, unknown> };
+      type Node = { id: string; myInvolvement: { id: string; newMessagesAfter: string } | null; patient: { id: string; username: string; alias: string | null } | null; openSafetySignals: number | null; nextWaitingDate: string | null; latestPhq9Item9: number | null; patientTasks: Record<string, unknown>; therapistTasks: Record<string, unknown> };
       const nodes = result.data.pagedCases.nodes as Node[];
       const expected = await withUser(t.database.db.pool, { userId: person.id }, async (sql) =>
         (
@@ -448,7 +452,10 @@ describe('the per-case columns of PagedCases inlined into the page (0104)', () =
             `select c.id, app_public.cases_open_safety_signals(c) as signals, app_public.cases_next_waiting_date(c) as next_date,
                     app_public.cases_latest_phq9_item9(c) as item9, to_jsonb(app_public.cases_task_summary(c, 'patients')) as patients,
                     to_jsonb(app_public.cases_task_summary(c, 'therapists')) as therapists,
-                    (select jsonb_build_object('id', p.id, 'username', p.username, 'alias', p.alias) from app_public.cases_patient(c) p where p.id is not null) as patient
+                    (select jsonb_build_object('id', p.id, 'username', p.username, 'alias', p.alias) from app_public.cases_patient(c) p where p.id is not null) as patient,
+                    (select jsonb_build_object('id', i.id, 'actsAsTherapist', i.acts_as_therapist, 'actsAsCounselor', i.acts_as_counselor,
+                            'actsAsPatient', i.acts_as_patient, 'newMessagesAfter', i.new_messages_after)
+                       from app_public.cases_my_involvement(c) i where i.id is not null) as involvement
                from app_public.cases c where c.id = any($1)`,
             [nodes.map((n) => n.id)],
           )
@@ -460,6 +467,9 @@ describe('the per-case columns of PagedCases inlined into the page (0104)', () =
         const label = `${name} on ${node.id}`;
         expect([node.openSafetySignals, time(node.nextWaitingDate), node.latestPhq9Item9], label).toEqual([row.signals, row.next_date?.getTime() ?? null, row.item9]);
         expect(node.patient, label).toEqual(row.patient);
+        expect(node.myInvolvement && { ...node.myInvolvement, newMessagesAfter: time(node.myInvolvement.newMessagesAfter) }, label).toEqual(
+          row.involvement && { ...row.involvement, newMessagesAfter: time(row.involvement.newMessagesAfter) },
+        );
         expect([node.patientTasks.countOfOpen, time(node.patientTasks.latestDue as string | null), time(node.patientTasks.nextTime as string | null)], label).toEqual([
           row.patients.count_of_open,
           time(row.patients.latest_due),
