@@ -52,7 +52,8 @@ export const CASE_LIST_QUERY = `query CaseListWithMessageCounts($search: String,
 
 /**
  * The same rows in SQL: the same functions (and so the same row-level security) for the same
- * page of 100 cases. The page is cut before the per-case fields are computed, as PostGraphile
+ * page of 100 cases; the patient and the membership through the inlined twins the API reads
+ * (src/server/graphql/inline-columns.ts). The page is cut before the per-case fields are computed, as PostGraphile
  * does (it asks for them in batches for the page's cases); lateral joins keep case_list's order.
  */
 export const CASE_LIST_SQL = `
@@ -65,7 +66,7 @@ select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).stag
   from (select c from app_public.case_list($1, $2) as c limit 100 offset 0) as page
   left join lateral app_public.cases_latest_message(page.c) as latest on true
   left join lateral app_hidden.cases_patient_inline(page.c) as patient on true
-  left join lateral app_public.cases_my_involvement(page.c) as involvement on true`;
+  left join lateral app_hidden.cases_my_involvement_inline(page.c) as involvement on true`;
 
 /**
  * The fields both paged lists share, for the page of paged_cases($1 filterUnassigned, $2 search,
@@ -83,7 +84,7 @@ const PAGED_COMMON_COLUMNS = `(page.c).id, app_public.cases_short_id(page.c) as 
        (select count(*) from app_public.paged_cases($1, $2, $3)) as total_count`;
 const PAGED_COMMON_FROM = `from (select c from app_public.paged_cases($1, $2, $3) as c limit $4 offset $5) as page
   left join lateral app_hidden.cases_patient_inline(page.c) as patient on true
-  left join lateral app_public.cases_my_involvement(page.c) as involvement on true`;
+  left join lateral app_hidden.cases_my_involvement_inline(page.c) as involvement on true`;
 
 /** ShortPagedCases' rows (CaseListFields of src/web/features/cases/api.ts) and total, as one statement. */
 export const SHORT_PAGED_CASES_SQL = `
@@ -147,7 +148,7 @@ select c.id, app_public.cases_short_id(c) as short_id, c.stage, c.title, app_pub
        (select json_build_object('id', p.id, 'username', p.username, 'alias', p.alias)
           from app_hidden.cases_patient_inline(c) as p where p.id is not null) as patient,
        (select json_build_object('id', i.id, 'newMessagesAfter', i.new_messages_after, 'favoriteMessage', i.favorite_message)
-          from app_public.cases_my_involvement(c) as i where i.id is not null) as my_involvement,
+          from app_hidden.cases_my_involvement_inline(c) as i where i.id is not null) as my_involvement,
        (select json_agg(json_build_object('id', i.id, 'userId', i.user_id, 'actsAsPatient', i.acts_as_patient,
                  'actsAsTherapist', i.acts_as_therapist, 'actsAsSupervisor', i.acts_as_supervisor,
                  'actsAsInterviewer', i.acts_as_interviewer, 'actsAsSupporter', i.acts_as_supporter,
