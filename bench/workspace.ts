@@ -52,7 +52,8 @@ export const CASE_LIST_QUERY = `query CaseListWithMessageCounts($search: String,
 
 /**
  * The same rows in SQL: the same functions (and so the same row-level security) for the same
- * page of 100 cases. The page is cut before the per-case fields are computed, as PostGraphile
+ * page of 100 cases; the patient and the membership through the inlined twins the API reads
+ * (src/server/graphql/inline-columns.ts). The page is cut before the per-case fields are computed, as PostGraphile
  * does (it asks for them in batches for the page's cases); lateral joins keep case_list's order.
  */
 export const CASE_LIST_SQL = `
@@ -64,24 +65,26 @@ select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).stag
        involvement.id as involvement_id, involvement.new_messages_after
   from (select c from app_public.case_list($1, $2) as c limit 100 offset 0) as page
   left join lateral app_public.cases_latest_message(page.c) as latest on true
-  left join lateral app_public.cases_patient(page.c) as patient on true
-  left join lateral app_public.cases_my_involvement(page.c) as involvement on true`;
+  left join lateral app_hidden.cases_patient_inline(page.c) as patient on true
+  left join lateral app_hidden.cases_my_involvement_inline(page.c) as involvement on true`;
 
 /**
  * The fields both paged lists share, for the page of paged_cases($1 filterUnassigned, $2 search,
  * $3 stage) cut by $4 first and $5 offset, and the total as PostGraphile's totalCount counts it.
+ * The open risk signals, like PagedCases' next waiting date, latest item 9 and task summaries,
+ * are read through their inlined twins, as the API reads them (src/server/graphql/inline-columns.ts).
  */
 const PAGED_COMMON_COLUMNS = `(page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).title, (page.c).stage, (page.c).created_at,
        app_public.cases_new_messages(page.c) as new_messages,
        app_public.cases_search_similarity(page.c, $2) as search_similarity,
-       app_public.cases_open_safety_signals(page.c) as open_safety_signals,
+       (select v from app_hidden.cases_open_safety_signals_inline(page.c) v) as open_safety_signals,
        patient.id as patient_id, patient.username as patient_username, patient.alias as patient_alias,
        involvement.id as involvement_id, involvement.acts_as_therapist, involvement.acts_as_supervisor, involvement.acts_as_interviewer,
        involvement.acts_as_supporter, involvement.acts_as_counselor, involvement.acts_as_patient,
        (select count(*) from app_public.paged_cases($1, $2, $3)) as total_count`;
 const PAGED_COMMON_FROM = `from (select c from app_public.paged_cases($1, $2, $3) as c limit $4 offset $5) as page
-  left join lateral app_public.cases_patient(page.c) as patient on true
-  left join lateral app_public.cases_my_involvement(page.c) as involvement on true`;
+  left join lateral app_hidden.cases_patient_inline(page.c) as patient on true
+  left join lateral app_hidden.cases_my_involvement_inline(page.c) as involvement on true`;
 
 /** ShortPagedCases' rows (CaseListFields of src/web/features/cases/api.ts) and total, as one statement. */
 export const SHORT_PAGED_CASES_SQL = `
@@ -102,8 +105,8 @@ function careRole(role: 'therapists' | 'counselors' | 'interviewers'): string {
 export const PAGED_CASES_SQL = `
 select ${PAGED_COMMON_COLUMNS},
        (page.c).is_dropout, (page.c).exclude_from_analysis,
-       app_public.cases_next_waiting_date(page.c) as next_waiting_date,
-       app_public.cases_latest_phq9_item9(page.c) as latest_phq9_item9,
+       (select v from app_hidden.cases_next_waiting_date_inline(page.c) v) as next_waiting_date,
+       (select v from app_hidden.cases_latest_phq9_item9_inline(page.c) v) as latest_phq9_item9,
        (select json_build_object('id', a.id, 'assignedAt', a.assigned_at, 'treatment', a.treatment)
           from app_public.treatment_assignments a where a.case_id = (page.c).id order by a.assigned_at, a.id limit 1) as treatment,
        patient_tasks.count_of_open as patient_open, patient_tasks.latest_due, patient_tasks.next_time,
@@ -112,8 +115,8 @@ select ${PAGED_COMMON_COLUMNS},
        ${careRole('counselors')},
        ${careRole('interviewers')}
   ${PAGED_COMMON_FROM}
-  left join lateral app_public.cases_task_summary(page.c, 'patients') as patient_tasks on true
-  left join lateral app_public.cases_task_summary(page.c, 'therapists') as therapist_tasks on true`;
+  left join lateral app_hidden.cases_task_summary_inline(page.c, 'patients') as patient_tasks on true
+  left join lateral app_hidden.cases_task_summary_inline(page.c, 'therapists') as therapist_tasks on true`;
 
 /** Newest sent messages shown when a case opens; older ones page in on scrolling. */
 const SENT_PAGE = 50;
@@ -143,9 +146,9 @@ export const CASE_WITH_MESSAGES_QUERY = `query CaseWithMessages($id: UUID!) {
 export const CASE_WITH_MESSAGES_SQL = `
 select c.id, app_public.cases_short_id(c) as short_id, c.stage, c.title, app_public.cases_new_messages(c) as new_messages,
        (select json_build_object('id', p.id, 'username', p.username, 'alias', p.alias)
-          from app_public.cases_patient(c) as p where p.id is not null) as patient,
+          from app_hidden.cases_patient_inline(c) as p where p.id is not null) as patient,
        (select json_build_object('id', i.id, 'newMessagesAfter', i.new_messages_after, 'favoriteMessage', i.favorite_message)
-          from app_public.cases_my_involvement(c) as i where i.id is not null) as my_involvement,
+          from app_hidden.cases_my_involvement_inline(c) as i where i.id is not null) as my_involvement,
        (select json_agg(json_build_object('id', i.id, 'userId', i.user_id, 'actsAsPatient', i.acts_as_patient,
                  'actsAsTherapist', i.acts_as_therapist, 'actsAsSupervisor', i.acts_as_supervisor,
                  'actsAsInterviewer', i.acts_as_interviewer, 'actsAsSupporter', i.acts_as_supporter,

@@ -347,3 +347,141 @@ describe('the care-role people of PagedCases after 0100 and 0101', () => {
     expect(dated).toBeGreaterThan(0);
   });
 });
+
+describe('the per-case columns of PagedCases inlined into the page (0104)', () => {
+  // The twins in app_hidden against the functions they stand for (0102, 0032), and what the API
+  // answers through them against the same functions, for every reader.
+  /** Open and closed tasks of both groups, overdue and ahead, and more timers, on some cases. */
+  async function addTasksAndTimers(): Promise<void> {
+    const pool = t.database.db.pool;
+    const tasks = [
+      [0, ['patients'], -2, false],
+      [0, ['patients'], 3, false],
+      [0, ['therapists'], -1, false],
+      [0, ['therapists'], 4, true],
+      [2, ['therapists', 'supervisors'], 1, false],
+      [7, ['patients', 'therapists'], -3, false],
+      [9, ['therapists'], null, false],
+    ] as const;
+    for (const [i, groups, days, ended] of tasks) {
+      const instance = await pool.query<{ id: string }>(
+        `insert into app_public.workflow_instances (case_id, definition_key, definition_version, state, start_time)
+         select $1, d.key, d.version, 'ACTIVE', now() from app_private.workflow_definitions d limit 1 returning id`,
+        [caseIds[i]],
+      );
+      await pool.query(
+        `insert into app_public.workflow_tasks (process_instance_id, case_id, execution_id, task_definition_key, candidate_groups, due, created, end_time)
+         values ($1, $2, gen_random_uuid()::text, 'task', $3, now() + make_interval(days => $4), now() - interval '1 day', case when $5 then now() end)`,
+        [instance.rows[0]!.id, caseIds[i], groups, days, ended],
+      );
+      if (i !== 9) {
+        await pool.query(
+          `insert into app_public.workflow_jobs (process_instance_id, case_id, kind, activity_id, execution_id, due_date, created)
+           values ($1, $2, 'timer', 'wait', gen_random_uuid()::text, now() + make_interval(days => $3), now())`,
+          [instance.rows[0]!.id, caseIds[i], 10 + (days ?? 0)],
+        );
+      }
+    }
+  }
+
+  beforeAll(addTasksAndTimers);
+
+  const readers = async () => ({
+    ...viewers,
+    outsider: await t.user({ flags: ['therapist'] }),
+    otherPatient: await t.user({ flags: ['patient'] }),
+  });
+
+  it('answer every reader as the functions of 0102 do, on every case, also rows built by hand', async () => {
+    const pool = t.database.db.pool;
+    const cases = JSON.stringify((await pool.query('select row_to_json(c) as c from app_public.cases c')).rows.map((r) => r.c));
+    const seen = { date: 0, item9: 0, signals: 0, tasks: 0, refused: 0, patient: 0, noPatient: 0, member: 0 };
+    for (const [name, person] of Object.entries(await readers())) {
+      const rows = await withUser(pool, { userId: person.id }, async (sql) =>
+        (
+          await sql.query(
+            `select c.id,
+                    array[(select v from app_hidden.cases_next_waiting_date_inline(c) v)::text,
+                          (select v from app_hidden.cases_latest_phq9_item9_inline(c) v)::text,
+                          (select v from app_hidden.cases_open_safety_signals_inline(c) v)::text,
+                          (select s::text from app_hidden.cases_task_summary_inline(c, 'patients') s),
+                          (select s::text from app_hidden.cases_task_summary_inline(c, 'therapists') s),
+                          (select count(*) from app_hidden.cases_task_summary_inline(c, 'therapists'))::text,
+                          (select u::text from app_hidden.cases_patient_inline(c) u),
+                          (select i::text from app_hidden.cases_my_involvement_inline(c) i)] as inlined,
+                    array[app_public.cases_next_waiting_date(c)::text, app_public.cases_latest_phq9_item9(c)::text,
+                          app_public.cases_open_safety_signals(c)::text, app_public.cases_task_summary(c, 'patients')::text,
+                          app_public.cases_task_summary(c, 'therapists')::text, '1', app_public.cases_patient(c)::text,
+                          app_public.cases_my_involvement(c)::text] as functions
+               from jsonb_populate_recordset(null::app_public.cases, $1) as c`,
+            [cases],
+          )
+        ).rows as { id: string; inlined: (string | null)[]; functions: (string | null)[] }[],
+      );
+      for (const row of rows) {
+        expect(row.inlined, `${name} on ${row.id}`).toEqual(row.functions);
+        if (row.inlined[0]) seen.date++;
+        if (row.inlined[1]) seen.item9++;
+        if (Number(row.inlined[2]) > 0) seen.signals++;
+        if (!row.inlined[4]?.startsWith('(0,')) seen.tasks++;
+        if (row.inlined[2] === null) seen.refused++;
+        if (row.inlined[6]) seen.patient++;
+        else seen.noPatient++;
+        if (row.inlined[7]) seen.member++;
+      }
+    }
+    // The comparison is not between empty answers: dates, item 9, signals, tasks and patients are seen, and refused.
+    for (const [what, n] of Object.entries(seen)) expect(n, what).toBeGreaterThan(0);
+  });
+
+  it('answers PagedCases with the figures of the functions, for every reader', async () => {
+    const PAGE = `query { pagedCases(first: 200) { nodes { id openSafetySignals nextWaitingDate latestPhq9Item9 patient { id username alias }
+      myInvolvement { id actsAsTherapist actsAsCounselor actsAsPatient newMessagesAfter }
+      patientTasks: taskSummary(groupName: "patients") { countOfOpen latestDue nextTime }
+      therapistTasks: taskSummary(groupName: "therapists") { countOfOpen countOfOverdue latestCreated latestDue nextTime } } } }`;
+    const time = (value: string | null) => (value === null ? null : new Date(value).getTime());
+    let figures = 0;
+    for (const [name, person] of Object.entries(await readers())) {
+      const result = await t.graphql(PAGE, {}, person.token);
+      expect(result.errors, name).toBeUndefined();
+      type Node = { id: string; myInvolvement: { id: string; newMessagesAfter: string } | null; patient: { id: string; username: string; alias: string | null } | null; openSafetySignals: number | null; nextWaitingDate: string | null; latestPhq9Item9: number | null; patientTasks: Record<string, unknown>; therapistTasks: Record<string, unknown> };
+      const nodes = result.data.pagedCases.nodes as Node[];
+      const expected = await withUser(t.database.db.pool, { userId: person.id }, async (sql) =>
+        (
+          await sql.query(
+            `select c.id, app_public.cases_open_safety_signals(c) as signals, app_public.cases_next_waiting_date(c) as next_date,
+                    app_public.cases_latest_phq9_item9(c) as item9, to_jsonb(app_public.cases_task_summary(c, 'patients')) as patients,
+                    to_jsonb(app_public.cases_task_summary(c, 'therapists')) as therapists,
+                    (select jsonb_build_object('id', p.id, 'username', p.username, 'alias', p.alias) from app_public.cases_patient(c) p where p.id is not null) as patient,
+                    (select jsonb_build_object('id', i.id, 'actsAsTherapist', i.acts_as_therapist, 'actsAsCounselor', i.acts_as_counselor,
+                            'actsAsPatient', i.acts_as_patient, 'newMessagesAfter', i.new_messages_after)
+                       from app_public.cases_my_involvement(c) i where i.id is not null) as involvement
+               from app_public.cases c where c.id = any($1)`,
+            [nodes.map((n) => n.id)],
+          )
+        ).rows,
+      );
+      const byId = new Map(expected.map((r) => [r.id as string, r]));
+      for (const node of nodes) {
+        const row = byId.get(node.id)!;
+        const label = `${name} on ${node.id}`;
+        expect([node.openSafetySignals, time(node.nextWaitingDate), node.latestPhq9Item9], label).toEqual([row.signals, row.next_date?.getTime() ?? null, row.item9]);
+        expect(node.patient, label).toEqual(row.patient);
+        expect(node.myInvolvement && { ...node.myInvolvement, newMessagesAfter: time(node.myInvolvement.newMessagesAfter) }, label).toEqual(
+          row.involvement && { ...row.involvement, newMessagesAfter: time(row.involvement.newMessagesAfter) },
+        );
+        expect([node.patientTasks.countOfOpen, time(node.patientTasks.latestDue as string | null), time(node.patientTasks.nextTime as string | null)], label).toEqual([
+          row.patients.count_of_open,
+          time(row.patients.latest_due),
+          time(row.patients.next_time),
+        ]);
+        expect(
+          [node.therapistTasks.countOfOpen, node.therapistTasks.countOfOverdue, time(node.therapistTasks.latestCreated as string | null), time(node.therapistTasks.latestDue as string | null), time(node.therapistTasks.nextTime as string | null)],
+          label,
+        ).toEqual([row.therapists.count_of_open, row.therapists.count_of_overdue, time(row.therapists.latest_created), time(row.therapists.latest_due), time(row.therapists.next_time)]);
+        if (node.nextWaitingDate || node.latestPhq9Item9 !== null || node.openSafetySignals || Number(node.therapistTasks.countOfOpen) > 0) figures++;
+      }
+    }
+    expect(figures).toBeGreaterThan(0);
+  });
+});

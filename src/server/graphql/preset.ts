@@ -14,6 +14,7 @@ import { defaultMaskError } from 'postgraphile/grafserv';
 import { ANONYMOUS, pgSettingsFor } from '../db/transaction';
 import { joinFunctionRowsLaterally } from './lateral-functions';
 import { withOneMessageSetup } from './pg-adaptor';
+import { InlineCaseColumnsPlugin } from './inline-columns';
 import { NOT_FOUND_OR_DENIED, NOT_FOUND_OR_DENIED_MESSAGE, RefuseHiddenRowsPlugin } from './refuse-hidden-rows';
 
 export const GRAPHQL_PATH = '/api/graphql';
@@ -99,7 +100,7 @@ export function makePreset(options: GraphqlOptions): GraphileConfig.Preset {
     ],
     // Introspect as the request role, so the API offers only what sanad_user was granted
     // (column-level update grants become the patch types).
-    plugins: [RefuseHiddenRowsPlugin],
+    plugins: [RefuseHiddenRowsPlugin, InlineCaseColumnsPlugin],
     pgServices: [
       // speed (issue 17): withOneMessageSetup opens each statement's transaction in one round trip.
       withOneMessageSetup(
