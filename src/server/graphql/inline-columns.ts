@@ -13,19 +13,16 @@
  * same field, same type, same answers (compared for every reader in
  * test/integration/case-list-pages.int.test.ts). The rules stay in SQL; this only routes.
  */
-import type {} from "graphile-config";
-import type {} from "postgraphile";
-import {
-  sqlFromArgDigests,
-  type PgSelectArgumentDigest,
-} from "postgraphile/@dataplan/pg";
-import { sql } from "postgraphile/pg-sql2";
+import type {} from 'graphile-config';
+import type {} from 'postgraphile';
+import { sqlFromArgDigests, type PgSelectArgumentDigest } from 'postgraphile/@dataplan/pg';
+import { sql } from 'postgraphile/pg-sql2';
 
 /** app_public scalar function → its inlinable twin in app_hidden (0104, 0105), read as a scalar subquery. */
 export const INLINED_COLUMNS: Readonly<Record<string, string>> = {
-  cases_next_waiting_date: "cases_next_waiting_date_inline",
-  cases_latest_phq9_item9: "cases_latest_phq9_item9_inline",
-  cases_open_safety_signals: "cases_open_safety_signals_inline",
+  cases_next_waiting_date: 'cases_next_waiting_date_inline',
+  cases_latest_phq9_item9: 'cases_latest_phq9_item9_inline',
+  cases_open_safety_signals: 'cases_open_safety_signals_inline',
 };
 
 /**
@@ -33,42 +30,37 @@ export const INLINED_COLUMNS: Readonly<Record<string, string>> = {
  * (PostGraphile selects a composite's fields from the function, joined laterally to the page).
  */
 export const INLINED_ROWS: Readonly<Record<string, string>> = {
-  cases_task_summary: "cases_task_summary_inline",
-  cases_patient: "cases_patient_inline",
-  cases_my_involvement: "cases_my_involvement_inline",
+  cases_task_summary: 'cases_task_summary_inline',
+  cases_patient: 'cases_patient_inline',
+  cases_my_involvement: 'cases_my_involvement_inline',
 };
 
 function twinOf(
   pgProc: { proname: string; getNamespace(): { nspname: string } | undefined },
   twins: Readonly<Record<string, string>>,
 ): string | undefined {
-  return pgProc.getNamespace()?.nspname === "app_public"
-    ? twins[pgProc.proname]
-    : undefined;
+  return pgProc.getNamespace()?.nspname === 'app_public' ? twins[pgProc.proname] : undefined;
 }
 
 export const InlineCaseColumnsPlugin: GraphileConfig.Plugin = {
-  name: "InlineCaseColumnsPlugin",
-  description:
-    "Reads the inlinable twins of per-case columns (migration 0104) as subqueries of the statement.",
-  version: "1.0.0",
+  name: 'InlineCaseColumnsPlugin',
+  description: 'Reads the inlinable twins of per-case columns (migration 0104) as subqueries of the statement.',
+  version: '1.0.0',
   gather: {
     hooks: {
       // Functions of a composite type (a resource of rows).
       pgProcedures_functionResourceOptions(_info, event) {
         const twin = twinOf(event.pgProc, INLINED_ROWS);
         if (!twin) return;
-        const identifier = sql.identifier("app_hidden", twin);
-        event.functionResourceOptions.from = (
-          ...args: PgSelectArgumentDigest[]
-        ) => sql`${identifier}(${sqlFromArgDigests(args)})`;
+        const identifier = sql.identifier('app_hidden', twin);
+        event.functionResourceOptions.from = (...args: PgSelectArgumentDigest[]) => sql`${identifier}(${sqlFromArgDigests(args)})`;
       },
       // Functions of a scalar type (an expression of the row).
       pgProcedures_PgResourceOptions(_info, event) {
         const twin = twinOf(event.pgProc, INLINED_COLUMNS);
         if (!twin) return;
-        const identifier = sql.identifier("app_hidden", twin);
-        const alias = sql.identifier(Symbol("inline_column"));
+        const identifier = sql.identifier('app_hidden', twin);
+        const alias = sql.identifier(Symbol('inline_column'));
         event.resourceOptions.from = (...args: PgSelectArgumentDigest[]) =>
           sql`(select ${alias} from ${identifier}(${sqlFromArgDigests(args)}) as ${alias})`;
       },
