@@ -139,7 +139,7 @@ describe('a failing field', () => {
     const alone = await t.graphql(SIBLING_ALONE, {}, coordinator.token);
     const both = await t.graphql(reversed, { since: OUT_OF_RANGE }, coordinator.token);
     expect(both.data.sibling).toEqual(alone.data.sibling);
-    expect(both.errors!.map((error) => error.path)).toEqual([['failing']]);
+    expect(both.errors!.map((error) => (error as { path?: unknown }).path)).toEqual([['failing']]);
     expectPoolAtRest();
   });
 });

@@ -1,20 +1,32 @@
 /**
- * How PostGraphile reaches the database: @dataplan/pg's node-postgres adaptor, with the
- * request's transaction opened in one round trip instead of two.
+ * How PostGraphile reaches the database: @dataplan/pg's node-postgres adaptor, with a query
+ * request's statements in one transaction opened in one round trip.
  *
  * Grafast runs each SQL statement of a request in a `withPgClient` call of its own (a case list
- * page is four: the cases, then their latest messages, patients and memberships in batches),
- * and the stock adaptor wraps each one in `begin`, a `set_config(…) from json_array_elements($1)`
- * statement (parsed and planned every time) and `commit`: four round trips for one statement.
- * Here `begin` and the settings travel as one simple-protocol message, as withUser's do
- * (src/server/db/transaction.ts), and the statement and `commit` follow: three. At 32
- * concurrent requests on two cores the round trips cost both processes more CPU than the
- * short statements themselves (docs/DECISIONS.md "Speed at clinic scale").
+ * page with its `totalCount` is two: the count is a sibling step of the page's), and the stock
+ * adaptor wraps each one in `begin`, a `set_config(…) from json_array_elements($1)` statement
+ * (parsed and planned every time) and `commit`: four round trips per statement. Here:
+ *
+ * - `begin` and the settings travel as one simple-protocol message, as withUser's do
+ *   (src/server/db/transaction.ts).
+ * - A query operation's statements share one connection and one transaction
+ *   (RequestTransaction, set up by the grafast plugin oneReadTransactionPerQuery): setup, the
+ *   statements, `commit` when grafast's execution of the request ends. The web's case list is
+ *   4 round trips instead of 6. A statement that fails aborts the transaction, so the next one
+ *   rolls it back and opens a fresh one in the same message: a failing field never changes
+ *   its siblings' answers.
+ * - A mutation keeps one transaction per statement (setup, statement, commit), as before.
+ *
+ * At 32 concurrent requests on two cores the round trips cost both processes more CPU than the
+ * short statements themselves (docs/DECISIONS.md "Speed at clinic scale", "One read transaction
+ * per GraphQL request"). On PGlite's one-connection pool a query request holds the connection
+ * from its first statement to the end of its execution; nothing in that execution asks the pool
+ * for another, so other requests wait their turn and never deadlock.
  *
  * Everything else is as the stock adaptor does it: prepared statements by name with a bounded
  * cache per connection, savepoints for nested transactions, and queries issued one after the
  * other on the connection. The settings come from pgSettingsFor (the server's own values,
- * never a client's); they are quoted as literals anyway.
+ * never a client's) and are local to the transaction; they are quoted as literals anyway.
  */
 import pg from 'pg';
 import type { PgClient, PgClientQuery, PgClientResult, WithPgClient } from '@dataplan/pg';
