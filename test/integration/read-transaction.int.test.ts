@@ -11,6 +11,7 @@ import { RequestTransaction, transactionSetup } from '../../src/server/graphql/p
 import { documentText, operationName } from '../../src/web/api/graphql';
 import { CaseListWithMessageCounts } from '../../src/web/features/cases/api';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { testDatabaseKind } from '../helpers/databases';
 
 let t: TestApp;
 let pool: pg.Pool;
@@ -183,8 +184,7 @@ describe('RequestTransaction', () => {
   });
 
   // PGlite runs statements on the event loop's thread: its statement_timeout never fires.
-  it.runIf(process.env.TEST_DATABASE_URL !== undefined)('after a statement time-out, answers the next statement in a fresh transaction with the same settings', async () => {
-    if (t.database.db.kind !== 'postgres') return;
+  it.runIf(testDatabaseKind() === 'postgres')('after a statement time-out, answers the next statement in a fresh transaction with the same settings', async () => {
     const transaction = new RequestTransaction(pool, transactionSetup({ ...settings(), statement_timeout: '50' }));
     const failing = transaction.pgClient.query({ text: 'select pg_sleep(2)', values: [] });
     const next = transaction.pgClient.query<{ id: string; timeout: string }>({
