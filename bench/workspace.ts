@@ -10,7 +10,7 @@ import { runOnce, type SqlRequest } from './sql-load';
 import type { SeededWorkspace } from './workspace-seed';
 import { PROFILE_COLUMNS } from '../src/server/auth/service';
 import { documentText, operationName } from '../src/web/api/graphql';
-import { PAGED_CASES_PAGE_SIZE, PagedCases, ShortPagedCases } from '../src/web/features/cases/api';
+import { CASE_LIST_PAGE_SIZE, CaseListWithMessageCounts, PAGED_CASES_PAGE_SIZE, PagedCases, ShortPagedCases } from '../src/web/features/cases/api';
 
 export interface WorkspaceScenario {
   name: string;
@@ -179,10 +179,12 @@ const MY_UNREAD_PAGE_SQL = `${MY_UNREAD_SQL} order by sent_at desc limit 50`;
 export function workspaceScenarios(seed: SeededWorkspace, tokens: WorkspaceTokens): WorkspaceScenario[] {
   const { therapist, coordinator, search } = seed;
   return [
-    caseList(`CaseListWithMessageCounts, therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id, null),
-    caseList(`CaseListWithMessageCounts search "${search}", therapist`, tokens.therapist, therapist.id, search),
-    caseList(`CaseListWithMessageCounts, coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id, null),
-    caseList(`CaseListWithMessageCounts search "${search}", coordinator`, tokens.coordinator, coordinator.id, search),
+    caseList(`CaseListWithMessageCounts light form, therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id, null),
+    caseList(`CaseListWithMessageCounts light form search "${search}", therapist`, tokens.therapist, therapist.id, search),
+    caseList(`CaseListWithMessageCounts light form, coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id, null),
+    caseList(`CaseListWithMessageCounts light form search "${search}", coordinator`, tokens.coordinator, coordinator.id, search),
+    webCaseList(`therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
+    webCaseList(`coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id),
     pagedCases('PagedCases', PAGED_CASES_SQL, `therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
     pagedCases('PagedCases', PAGED_CASES_SQL, `coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id),
     pagedCases('ShortPagedCases', SHORT_PAGED_CASES_SQL, `therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
@@ -271,6 +273,64 @@ function pagedCases(operation: 'PagedCases' | 'ShortPagedCases', text: string, w
     },
   };
 }
+
+// --- CaseListWithMessageCounts as the web app sends it (its own block, kept apart from the paged lists') ---
+
+/**
+ * The web app's CaseListWithMessageCounts (CaseListFields of src/web/features/cases/api.ts over
+ * case_list($1 search, $2 stage), the page cut by $3 first and $4 offset) and its totalCount,
+ * as one statement: what the API's answer costs in plain SQL, through the same inlined twins the
+ * API reads (src/server/graphql/inline-columns.ts).
+ */
+export const WEB_CASE_LIST_SQL = `
+select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).title, (page.c).stage, (page.c).created_at,
+       app_public.cases_new_messages(page.c) as new_messages,
+       app_public.cases_search_similarity(page.c, $1) as search_similarity,
+       (select v from app_hidden.cases_open_safety_signals_inline(page.c) v) as open_safety_signals,
+       latest.id as latest_id, latest.sent_at as latest_sent_at, latest.subject as latest_subject,
+       patient.id as patient_id, patient.username as patient_username, patient.alias as patient_alias,
+       involvement.id as involvement_id, involvement.acts_as_therapist, involvement.acts_as_supervisor, involvement.acts_as_interviewer,
+       involvement.acts_as_supporter, involvement.acts_as_counselor, involvement.acts_as_patient,
+       (select json_agg(a.treatment order by a.id) from app_public.treatment_assignments a where a.case_id = (page.c).id) as treatments,
+       (select count(*) from app_public.case_list($1, $2)) as total_count
+  from (select c from app_public.case_list($1, $2) as c limit $3 offset $4) as page
+  left join lateral app_public.cases_latest_message(page.c) as latest on true
+  left join lateral app_hidden.cases_patient_inline(page.c) as patient on true
+  left join lateral app_hidden.cases_my_involvement_inline(page.c) as involvement on true`;
+
+/** The web's CaseListWithMessageCounts document, first page, no search, as the web app sends it. */
+function webCaseList(who: string, token: string, userId: string): WorkspaceScenario {
+  const document = CaseListWithMessageCounts;
+  const query = documentText(document);
+  const variables = { search: null, stage: null, first: CASE_LIST_PAGE_SIZE, offset: 0 };
+  const name = `CaseListWithMessageCounts web document, ${who}`;
+  const sql: SqlRequest = { userId, text: WEB_CASE_LIST_SQL, values: [[null, null, CASE_LIST_PAGE_SIZE, 0]] };
+  return {
+    name,
+    p99TargetMs: P99_TARGET_MS,
+    request: {
+      method: 'POST',
+      path: '/api/graphql',
+      headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
+      bodies: [JSON.stringify({ query, variables, operationName: operationName(document) })],
+      graphql: true,
+    },
+    sql,
+    async check(baseUrl, pool) {
+      type Page = { caseList: { totalCount: number; nodes: { id: string }[] } | null };
+      const data = await postGraphql<Page>(baseUrl, query, variables, token);
+      const nodes = data.caseList?.nodes ?? [];
+      const { rows } = await runOnce(pool, sql);
+      if (nodes.length === 0) throw new Error(`${name}: the list is empty`);
+      sameIds(name, nodes, rows);
+      const total = Number((rows[0] as { total_count: unknown } | undefined)?.total_count);
+      if (data.caseList?.totalCount !== total) throw new Error(`${name}: totalCount ${data.caseList?.totalCount}, the SQL counts ${total}`);
+      return 'ok';
+    },
+  };
+}
+
+// --- end of the web CaseListWithMessageCounts block ---
 
 function caseWithMessages(name: string, token: string, therapist: SeededWorkspace['therapist']): WorkspaceScenario {
   const sql: SqlRequest = { userId: therapist.id, text: CASE_WITH_MESSAGES_SQL, values: therapist.caseIds.map((id) => [id]) };

@@ -1,23 +1,36 @@
 /**
- * How PostGraphile reaches the database: @dataplan/pg's node-postgres adaptor, with the
- * request's transaction opened in one round trip instead of two.
+ * How PostGraphile reaches the database: @dataplan/pg's node-postgres adaptor, with a query
+ * request's statements in one transaction opened in one round trip.
  *
  * Grafast runs each SQL statement of a request in a `withPgClient` call of its own (a case list
- * page is four: the cases, then their latest messages, patients and memberships in batches),
- * and the stock adaptor wraps each one in `begin`, a `set_config(…) from json_array_elements($1)`
- * statement (parsed and planned every time) and `commit`: four round trips for one statement.
- * Here `begin` and the settings travel as one simple-protocol message, as withUser's do
- * (src/server/db/transaction.ts), and the statement and `commit` follow: three. At 32
- * concurrent requests on two cores the round trips cost both processes more CPU than the
- * short statements themselves (docs/DECISIONS.md "Speed at clinic scale").
+ * page with its `totalCount` is two: the count is a sibling step of the page's), and the stock
+ * adaptor wraps each one in `begin`, a `set_config(…) from json_array_elements($1)` statement
+ * (parsed and planned every time) and `commit`: four round trips per statement. Here:
+ *
+ * - `begin` and the settings travel as one simple-protocol message, as withUser's do
+ *   (src/server/db/transaction.ts).
+ * - A query operation's statements share one connection and one transaction
+ *   (RequestTransaction, set up by the grafast plugin oneReadTransactionPerQuery): setup, the
+ *   statements, `commit` when grafast's execution of the request ends. The web's case list is
+ *   4 round trips instead of 6. A statement that fails aborts the transaction, so the next one
+ *   rolls it back and opens a fresh one in the same message: a failing field never changes
+ *   its siblings' answers.
+ * - A mutation keeps one transaction per statement (setup, statement, commit), as before.
+ *
+ * At 32 concurrent requests on two cores the round trips cost both processes more CPU than the
+ * short statements themselves (docs/DECISIONS.md "Speed at clinic scale", "One read transaction
+ * per GraphQL request"). On PGlite's one-connection pool a query request holds the connection
+ * from its first statement to the end of its execution; nothing in that execution asks the pool
+ * for another, so other requests wait their turn and never deadlock.
  *
  * Everything else is as the stock adaptor does it: prepared statements by name with a bounded
  * cache per connection, savepoints for nested transactions, and queries issued one after the
  * other on the connection. The settings come from pgSettingsFor (the server's own values,
- * never a client's); they are quoted as literals anyway.
+ * never a client's) and are local to the transaction; they are quoted as literals anyway.
  */
 import pg from 'pg';
 import type { PgClient, PgClientQuery, PgClientResult, WithPgClient } from '@dataplan/pg';
+import { getOperationAST, OperationTypeNode, type DocumentNode } from 'postgraphile/graphql';
 
 const { escapeLiteral } = pg;
 
@@ -77,57 +90,223 @@ function transactionClient(client: pg.PoolClient, level: number): PgClient {
     queue = result.catch(() => undefined);
     return result;
   };
-  const self: PgClient = {
-    query<TData>(opts: PgClientQuery): Promise<PgClientResult<TData>> {
-      return inTurn(async () => {
-        const config: pg.QueryConfig & { rowMode?: 'array' } = { text: opts.text, values: opts.values ?? [] };
-        if (opts.arrayMode) config.rowMode = 'array';
-        if (opts.name != null && PREPARED_STATEMENTS_PER_CONNECTION > 0) {
-          rememberPrepared(client, preparedCache(client), opts.name);
-          config.name = opts.name;
-        }
-        const result = await client.query(config);
-        return { rows: result.rows as TData[], rowCount: result.rowCount };
-      });
-    },
-    withTransaction<T>(callback: (inner: PgClient) => Promise<T>): Promise<T> {
-      return inTurn(async () => {
-        const savepoint = `tx${level}`;
-        await client.query(`savepoint ${savepoint}`);
-        try {
-          const result = await callback(transactionClient(client, level + 1));
-          await client.query(`release savepoint ${savepoint}`);
-          return result;
-        } catch (error) {
-          await client.query(`rollback to savepoint ${savepoint}`);
-          throw error;
-        }
-      });
-    },
+  return {
+    query: <TData>(opts: PgClientQuery): Promise<PgClientResult<TData>> => inTurn(() => runQuery<TData>(client, opts)),
+    withTransaction: <T>(callback: (inner: PgClient) => Promise<T>): Promise<T> => inTurn(() => inSavepoint(client, level, callback)),
   };
-  return self;
 }
 
-/** withPgClient for PostGraphile: one transaction per call, opened in one message. */
-export function makeWithPgClient(pool: pg.Pool): WithPgClient {
-  return async <T>(pgSettings: Record<string, string | undefined> | null, callback: (client: PgClient) => T | Promise<T>): Promise<T> => {
-    const client = await pool.connect();
+/** Runs `work` in a transaction of its own on a pooled connection: setup, work, commit. */
+async function ownTransaction<T>(pool: pg.Pool, setup: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(setup);
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch((rollbackError: unknown) => {
+      broken = asError(rollbackError);
+    });
+    throw error;
+  } finally {
+    // A connection that could not roll back is closed rather than handed to the next request.
+    client.release(broken);
+  }
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
+
+const ignore = (): void => undefined;
+
+/**
+ * The read transaction of one GraphQL query request: one connection and one transaction for
+ * all of the request's statements, opened by the first of them and committed by `end()`.
+ *
+ * - Statements run one at a time, in the order they were asked (grafast starts sibling steps
+ *   together; on one connection they would queue anyway).
+ * - A statement that fails aborts the transaction. The next statement rolls it back and opens
+ *   a fresh one with the same settings in the same message (`rollback; begin; select
+ *   set_config(…)`), so a failing field never changes what its siblings answer.
+ * - `end()` waits for the statements already asked, then commits (or rolls back) and releases
+ *   the connection, once. A statement asked after that (a step still running when grafast gave
+ *   up at its execution time-out) gets a transaction of its own, as every statement did before.
+ * - Only selects run here: PostGraphile makes volatile functions mutations, and stable ones
+ *   cannot write. So a failed `commit` loses nothing; the connection is closed, not reused.
+ */
+export class RequestTransaction {
+  private client: pg.PoolClient | undefined;
+  private state: 'none' | 'open' | 'aborted' = 'none';
+  private queue: Promise<unknown> = Promise.resolve();
+  private ending: Promise<void> | undefined;
+  private released = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly setup: string,
+  ) {}
+
+  /** Whether `end()` was called: new withPgClient calls then take transactions of their own. */
+  get ended(): boolean {
+    return this.ending !== undefined;
+  }
+
+  /** The PgClient grafast's callbacks use: every statement in turn on the request's connection. */
+  readonly pgClient: PgClient = {
+    query: <TData>(opts: PgClientQuery): Promise<PgClientResult<TData>> => this.inTurn((client) => runQuery<TData>(client, opts)),
+    withTransaction: <T>(callback: (inner: PgClient) => Promise<T>): Promise<T> =>
+      this.inTurn((client) => inSavepoint(client, 1, callback)),
+  };
+
+  /** Commits (or rolls back) after the statements already asked, and releases the connection once. */
+  end(): Promise<void> {
+    this.ending ??= this.queue.then(() => this.finish());
+    this.queue = this.ending;
+    return this.ending;
+  }
+
+  private inTurn<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const result = this.queue.then(() => (this.released ? ownTransaction(this.pool, this.setup, work) : this.onConnection(work)));
+    this.queue = result.then(ignore, ignore);
+    return result;
+  }
+
+  private async onConnection<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    try {
+      return await work(await this.ready());
+    } catch (error) {
+      // Whatever failed (the statement, or opening the transaction), the next one starts afresh.
+      if (this.state === 'open') this.state = 'aborted';
+      throw error;
+    }
+  }
+
+  /** The connection with an open, healthy transaction: connected, begun, or rolled back and begun again. */
+  private async ready(): Promise<pg.PoolClient> {
+    this.client ??= await this.pool.connect();
+    if (this.state === 'open') return this.client;
+    const opening = this.state === 'aborted' ? `rollback; ${this.setup}` : this.setup;
+    // Until it succeeds, the next attempt must roll back whatever this one left open.
+    this.state = 'aborted';
+    try {
+      await this.client.query(opening);
+    } catch (error) {
+      this.drop(asError(error));
+      throw error;
+    }
+    this.state = 'open';
+    return this.client;
+  }
+
+  /** Closes a connection that failed to open or reset its transaction; the next statement connects anew. */
+  private drop(error: Error): void {
+    const client = this.client;
+    this.client = undefined;
+    this.state = 'none';
+    client?.release(error);
+  }
+
+  private async finish(): Promise<void> {
+    this.released = true;
+    const client = this.client;
+    if (!client) return;
+    this.client = undefined;
     let broken: Error | undefined;
     try {
-      await client.query(transactionSetup(pgSettings));
-      const result = await callback(transactionClient(client, 1));
-      await client.query('commit');
-      return result;
+      if (this.state === 'open') await client.query('commit');
+      else if (this.state === 'aborted') await client.query('rollback');
     } catch (error) {
-      await client.query('rollback').catch((rollbackError: unknown) => {
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      });
-      throw error;
+      broken = asError(error);
     } finally {
-      // A connection that could not roll back is closed rather than handed to the next request.
+      this.state = 'none';
       client.release(broken);
     }
+  }
+}
+
+async function runQuery<TData>(client: pg.PoolClient, opts: PgClientQuery): Promise<PgClientResult<TData>> {
+  const config: pg.QueryConfig & { rowMode?: 'array' } = { text: opts.text, values: opts.values ?? [] };
+  if (opts.arrayMode) config.rowMode = 'array';
+  if (opts.name != null && PREPARED_STATEMENTS_PER_CONNECTION > 0) {
+    rememberPrepared(client, preparedCache(client), opts.name);
+    config.name = opts.name;
+  }
+  const result = await client.query(config);
+  return { rows: result.rows as TData[], rowCount: result.rowCount };
+}
+
+async function inSavepoint<T>(client: pg.PoolClient, level: number, callback: (inner: PgClient) => Promise<T>): Promise<T> {
+  const savepoint = `tx${level}`;
+  await client.query(`savepoint ${savepoint}`);
+  try {
+    const result = await callback(transactionClient(client, level + 1));
+    await client.query(`release savepoint ${savepoint}`);
+    return result;
+  } catch (error) {
+    await client.query(`rollback to savepoint ${savepoint}`);
+    throw error;
+  }
+}
+
+/**
+ * The read transactions of the query requests being executed, by the request's own settings
+ * object (a copy made for the request by oneReadTransactionPerQuery, so no two requests share one).
+ */
+const requestTransactions = new WeakMap<object, RequestTransaction>();
+
+/** withPgClient for PostGraphile: the request's read transaction if it has one, else one transaction per call. */
+export function makeWithPgClient(pool: pg.Pool): WithPgClient {
+  return <T>(pgSettings: Record<string, string | undefined> | null, callback: (client: PgClient) => T | Promise<T>): Promise<T> => {
+    const shared = pgSettings ? requestTransactions.get(pgSettings) : undefined;
+    if (shared && !shared.ended) return (async () => callback(shared.pgClient))();
+    return ownTransaction(pool, transactionSetup(pgSettings), async (client) => callback(transactionClient(client, 1)));
   };
+}
+
+type GrafastContext = { pgSettings?: Record<string, string | undefined> | null };
+
+/** Whether the operation is a query (not a mutation or subscription). */
+function isQuery(document: DocumentNode, operationName: string | null | undefined): boolean {
+  return getOperationAST(document, operationName ?? undefined)?.operation === OperationTypeNode.QUERY;
+}
+
+/**
+ * A grafast plugin: each query operation's selects share one read transaction (RequestTransaction),
+ * ended when grafast's execution of the request ends, however it ends (an answer, errors, its
+ * time-out, a thrown error). Mutations keep one transaction per statement, as before.
+ */
+export function oneReadTransactionPerQuery(pool: pg.Pool): GraphileConfig.Plugin {
+  return {
+    name: 'SanadOneReadTransactionPerQuery',
+    version: '1.0.0',
+    grafast: {
+      middleware: {
+        execute(next, event) {
+          const { args } = event;
+          const context = args.contextValue as GrafastContext | undefined;
+          if (!context?.pgSettings || !isQuery(args.document, args.operationName)) return next();
+          // The request's own copy: the key of its transaction can belong to no other request.
+          const pgSettings = { ...context.pgSettings };
+          context.pgSettings = pgSettings;
+          const transaction = new RequestTransaction(pool, transactionSetup(pgSettings));
+          requestTransactions.set(pgSettings, transaction);
+          return finishAfter(next, transaction);
+        },
+      },
+    },
+  };
+}
+
+/** Runs the execution and ends the request's transaction when it is done, before its answer goes out. */
+async function finishAfter<T>(next: () => T, transaction: RequestTransaction): Promise<Awaited<T>> {
+  try {
+    return await next();
+  } finally {
+    await transaction.end();
+  }
 }
 
 /** The service with its request connections made by makeWithPgClient; other variants (SUPERUSER) as before. */

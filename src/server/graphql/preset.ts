@@ -13,7 +13,7 @@ import { GraphQLError } from 'postgraphile/graphql';
 import { defaultMaskError } from 'postgraphile/grafserv';
 import { ANONYMOUS, pgSettingsFor } from '../db/transaction';
 import { joinFunctionRowsLaterally } from './lateral-functions';
-import { withOneMessageSetup } from './pg-adaptor';
+import { oneReadTransactionPerQuery, withOneMessageSetup } from './pg-adaptor';
 import { InlineCaseColumnsPlugin } from './inline-columns';
 import { NOT_FOUND_OR_DENIED, NOT_FOUND_OR_DENIED_MESSAGE, RefuseHiddenRowsPlugin } from './refuse-hidden-rows';
 
@@ -100,7 +100,9 @@ export function makePreset(options: GraphqlOptions): GraphileConfig.Preset {
     ],
     // Introspect as the request role, so the API offers only what sanad_user was granted
     // (column-level update grants become the patch types).
-    plugins: [RefuseHiddenRowsPlugin, InlineCaseColumnsPlugin],
+    // speed (issue 17): per-case columns read as inlined subqueries (inline-columns.ts); a query
+    // request's selects share one read transaction (pg-adaptor.ts).
+    plugins: [RefuseHiddenRowsPlugin, InlineCaseColumnsPlugin, oneReadTransactionPerQuery(options.pool)],
     pgServices: [
       // speed (issue 17): withOneMessageSetup opens each statement's transaction in one round trip.
       withOneMessageSetup(
