@@ -23,6 +23,9 @@ export const INLINED_COLUMNS: Readonly<Record<string, string>> = {
   cases_next_waiting_date: 'cases_next_waiting_date_inline',
   cases_latest_phq9_item9: 'cases_latest_phq9_item9_inline',
   cases_open_safety_signals: 'cases_open_safety_signals_inline',
+  cases_new_messages: 'cases_new_messages_inline',
+  case_messages_is_unread: 'case_messages_is_unread_inline',
+  case_messages_is_favorite: 'case_messages_is_favorite_inline',
 };
 
 /**
@@ -33,6 +36,8 @@ export const INLINED_ROWS: Readonly<Record<string, string>> = {
   cases_task_summary: 'cases_task_summary_inline',
   cases_patient: 'cases_patient_inline',
   cases_my_involvement: 'cases_my_involvement_inline',
+  cases_latest_message: 'cases_latest_message_inline',
+  case_members_person: 'case_members_person_inline',
 };
 
 function twinOf(
