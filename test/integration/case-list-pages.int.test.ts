@@ -9,7 +9,8 @@
  * (pagedCases with filterUnassigned) page the same rows through GraphQL. The care-role people
  * (0100, 0101) and the per-case columns (0082, 0083, 0102) are compared with the users policy
  * and with their earlier definitions for every reader, on rows passed by hand too (a case or
- * membership the reader may not list), so that no answer widens.
+ * membership the reader may not list), so that no answer widens; so are the inlined twins the
+ * API reads (0104–0106) with the functions they stand for.
  */
 import fs from 'node:fs';
 import path from 'node:path';
