@@ -52,21 +52,23 @@ export const CASE_LIST_QUERY = `query CaseListWithMessageCounts($search: String,
 
 /**
  * The same rows in SQL: the same functions (and so the same row-level security) for the same
- * page of 100 cases; the patient and the membership through the inlined twins the API reads
- * (src/server/graphql/inline-columns.ts). The page is cut before the per-case fields are computed, as PostGraphile
- * does (it asks for them in batches for the page's cases); lateral joins keep case_list's order.
+ * page of 100 cases; new messages, the latest message, the patient and the membership through
+ * the inlined twins the API reads (src/server/graphql/inline-columns.ts). The page is cut before
+ * the per-case fields are computed, as PostGraphile does; the page's rows are numbered and
+ * sorted by that number at the end, since an inlined twin may be joined by hash, not in order.
  */
 export const CASE_LIST_SQL = `
 select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).stage,
-       app_public.cases_new_messages(page.c) as new_messages,
+       (select v from app_hidden.cases_new_messages_inline(page.c) v) as new_messages,
        app_public.cases_search_similarity(page.c, $1) as search_similarity,
        latest.id as latest_id, latest.sent_at as latest_sent_at, latest.subject as latest_subject,
        patient.id as patient_id, patient.username as patient_username, patient.alias as patient_alias,
        involvement.id as involvement_id, involvement.new_messages_after
-  from (select c from app_public.case_list($1, $2) as c limit 100 offset 0) as page
-  left join lateral app_public.cases_latest_message(page.c) as latest on true
+  from (select c, row_number() over () as n from app_public.case_list($1, $2) as c limit 100 offset 0) as page
+  left join lateral app_hidden.cases_latest_message_inline(page.c) as latest on true
   left join lateral app_hidden.cases_patient_inline(page.c) as patient on true
-  left join lateral app_hidden.cases_my_involvement_inline(page.c) as involvement on true`;
+  left join lateral app_hidden.cases_my_involvement_inline(page.c) as involvement on true
+ order by page.n`;
 
 /**
  * The fields both paged lists share, for the page of paged_cases($1 filterUnassigned, $2 search,
@@ -75,7 +77,7 @@ select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).stag
  * are read through their inlined twins, as the API reads them (src/server/graphql/inline-columns.ts).
  */
 const PAGED_COMMON_COLUMNS = `(page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).title, (page.c).stage, (page.c).created_at,
-       app_public.cases_new_messages(page.c) as new_messages,
+       (select v from app_hidden.cases_new_messages_inline(page.c) v) as new_messages,
        app_public.cases_search_similarity(page.c, $2) as search_similarity,
        (select v from app_hidden.cases_open_safety_signals_inline(page.c) v) as open_safety_signals,
        patient.id as patient_id, patient.username as patient_username, patient.alias as patient_alias,
@@ -92,13 +94,13 @@ select ${PAGED_COMMON_COLUMNS},
        latest.id as latest_id, latest.sent_at as latest_sent_at, latest.subject as latest_subject,
        (select json_agg(a.treatment order by a.id) from app_public.treatment_assignments a where a.case_id = (page.c).id) as treatments
   ${PAGED_COMMON_FROM}
-  left join lateral app_public.cases_latest_message(page.c) as latest on true`;
+  left join lateral app_hidden.cases_latest_message_inline(page.c) as latest on true`;
 
 /** A case's people in one care role (at most 10, as PagedCases asks), with their names (the `person` of each membership). */
 function careRole(role: 'therapists' | 'counselors' | 'interviewers'): string {
   return `(select json_agg(json_build_object('id', (r.m).id, 'user', case when u.id is null then null else json_build_object('id', u.id, 'username', u.username, 'alias', u.alias) end))
           from (select m from app_public.cases_${role}(page.c) as m limit 10) as r
-          left join lateral app_public.case_members_person(r.m) as u on true) as ${role}`;
+          left join lateral app_hidden.case_members_person_inline(r.m) as u on true) as ${role}`;
 }
 
 /** PagedCases' rows (the /admin/cases document) and total, as one statement. */
@@ -144,7 +146,7 @@ export const CASE_WITH_MESSAGES_QUERY = `query CaseWithMessages($id: UUID!) {
 
 /** The same answer as one SQL statement, nested as JSON as the GraphQL answer is. */
 export const CASE_WITH_MESSAGES_SQL = `
-select c.id, app_public.cases_short_id(c) as short_id, c.stage, c.title, app_public.cases_new_messages(c) as new_messages,
+select c.id, app_public.cases_short_id(c) as short_id, c.stage, c.title, (select v from app_hidden.cases_new_messages_inline(c) v) as new_messages,
        (select json_build_object('id', p.id, 'username', p.username, 'alias', p.alias)
           from app_hidden.cases_patient_inline(c) as p where p.id is not null) as patient,
        (select json_build_object('id', i.id, 'newMessagesAfter', i.new_messages_after, 'favoriteMessage', i.favorite_message)
@@ -165,7 +167,8 @@ select c.id, app_public.cases_short_id(c) as short_id, c.stage, c.title, app_pub
                  'subject', m.subject, 'body', m.body, 'sentAt', m.sent_at, 'toPatients', m.to_patients,
                  'toTherapists', m.to_therapists, 'toSupervisors', m.to_supervisors,
                  'toInterviewers', m.to_interviewers, 'toSupporters', m.to_supporters, 'toCounselors', m.to_counselors,
-                 'isUnread', app_public.case_messages_is_unread(m), 'isFavorite', app_public.case_messages_is_favorite(m)))
+                 'isUnread', (select v from app_hidden.case_messages_is_unread_inline(m) v),
+                 'isFavorite', (select v from app_hidden.case_messages_is_favorite_inline(m) v)))
           from (select * from app_public.cases_sent_messages(c) limit ${SENT_PAGE}) as m) as sent
   from app_public.cases as c
  where c.id = $1`;

@@ -9,7 +9,8 @@
  * (pagedCases with filterUnassigned) page the same rows through GraphQL. The care-role people
  * (0100, 0101) and the per-case columns (0082, 0083, 0102) are compared with the users policy
  * and with their earlier definitions for every reader, on rows passed by hand too (a case or
- * membership the reader may not list), so that no answer widens.
+ * membership the reader may not list), so that no answer widens; so are the inlined twins the
+ * API reads (0104–0106) with the functions they stand for.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -483,5 +484,222 @@ describe('the per-case columns of PagedCases inlined into the page (0104)', () =
       }
     }
     expect(figures).toBeGreaterThan(0);
+  });
+});
+
+describe('the message columns and care-role people inlined into the statement (0106)', () => {
+  // cases_new_messages, cases_latest_message, case_members_person, case_messages_is_unread and
+  // case_messages_is_favorite against their twins in app_hidden, and the API against the
+  // functions, for every kind of reader, on real rows and rows built by hand.
+  const people: Record<string, Person> = {};
+  const messageIds: string[] = [];
+
+  beforeAll(async () => {
+    const pool = t.database.db.pool;
+    people.interviewer = await t.user({ flags: ['interviewer'] });
+    people.supporter = await t.user({ flags: ['supporter'] });
+    people.supervisor = await t.user({ flags: ['supervisor'] });
+    people.outsider = await t.user({ flags: ['therapist'] });
+    people.otherPatient = await t.user({ flags: ['patient'] });
+    await addMember(pool, caseIds[0]!, people.interviewer.username, ['interviewer']);
+    await addMember(pool, caseIds[0]!, people.supporter.username, ['supporter']);
+    await addMember(pool, caseIds[0]!, people.supervisor.username, ['supervisor', 'therapist']);
+    await addMember(pool, caseIds[2]!, people.supervisor.username, ['supervisor']);
+    const patientOf = async (i: number) =>
+      (await pool.query<{ user_id: string }>('select user_id from app_public.case_members where case_id = $1 and acts_as_patient', [caseIds[i]])).rows[0]!.user_id;
+    // [case, sender, recipients, minutes ago (null: a draft)]: each role written to and writing,
+    // a coordinator writing into a case they are no member of, and a draft newer than all.
+    const messages: [number, string, string[], number | null][] = [
+      [0, await patientOf(0), ['to_therapists'], 50],
+      [0, viewers.therapist!.id, ['to_patients'], 40],
+      [0, people.interviewer.id, ['to_therapists', 'to_supervisors'], 30],
+      [0, people.supporter.id, ['to_supporters', 'to_interviewers'], 20],
+      [0, viewers.coordinator!.id, ['to_therapists'], 10],
+      [0, viewers.therapist!.id, ['to_patients'], null],
+      [2, people.supervisor.id, ['to_therapists'], 25],
+      [2, viewers.therapist!.id, ['to_supervisors'], 15],
+      [7, viewers.counselor!.id, ['to_patients'], 35],
+      [7, await patientOf(7), ['to_counselors'], 5],
+      [1, viewers.memberCoordinator!.id, ['to_patients'], 45],
+      [3, viewers.coordinator!.id, ['to_patients'], 12],
+    ];
+    for (const [i, sender, to, minutes] of messages) {
+      const flags = ['to_interviewers', 'to_patients', 'to_supervisors', 'to_therapists', 'to_supporters', 'to_counselors'];
+      const { rows } = await pool.query<{ id: string }>(
+        `insert into app_public.case_messages (case_id, sender_id, body, sent_at, ${flags.join(', ')})
+         values ($1, $2, 'text', now() - make_interval(mins => $3), ${flags.map((_, k) => `$${k + 4}`).join(', ')}) returning id`,
+        [caseIds[i], sender, minutes === null ? null : minutes, ...flags.map((f) => to.includes(f))],
+      );
+      if (minutes === null) await pool.query('update app_public.case_messages set sent_at = null where id = $1', [rows[0]!.id]);
+      messageIds.push(rows[0]!.id);
+    }
+    // The therapist has read case 0 up to 35 minutes ago and pinned a message; the patient pinned one too.
+    await pool.query(`update app_public.case_members set new_messages_after = now() - interval '35 minutes', favorite_message = $3 where case_id = $1 and user_id = $2`, [
+      caseIds[0],
+      viewers.therapist!.id,
+      messageIds[2],
+    ]);
+    await pool.query('update app_public.case_members set favorite_message = $2 where case_id = $1 and acts_as_patient', [caseIds[0], messageIds[1]]);
+  });
+
+  const readers = () => ({ ...viewers, ...people });
+
+  it('answer every reader as the functions do: new messages and the latest message of every case, also cases built by hand', async () => {
+    const pool = t.database.db.pool;
+    const cases = JSON.stringify((await pool.query('select row_to_json(c) as c from app_public.cases c')).rows.map((r) => r.c));
+    const seen = { counted: 0, latest: 0, noLatest: 0 };
+    for (const [name, person] of Object.entries(readers())) {
+      const rows = await withUser(pool, { userId: person.id }, async (sql) =>
+        (
+          await sql.query(
+            `select c.id,
+                    array[(select v from app_hidden.cases_new_messages_inline(c) v)::text,
+                          (select count(*) from app_hidden.cases_new_messages_inline(c))::text,
+                          (select m::text from app_hidden.cases_latest_message_inline(c) m),
+                          (select count(*) from app_hidden.cases_latest_message_inline(c) m where m.id is not null)::text] as inlined,
+                    array[app_public.cases_new_messages(c)::text, '1',
+                          (select m::text from app_public.cases_latest_message(c) m where m.id is not null),
+                          (select count(*) from app_public.cases_latest_message(c) m where m.id is not null)::text] as functions
+               from jsonb_populate_recordset(null::app_public.cases, $1) as c`,
+            [cases],
+          )
+        ).rows as { id: string; inlined: (string | null)[]; functions: (string | null)[] }[],
+      );
+      for (const row of rows) {
+        expect(row.inlined, `${name} on ${row.id}`).toEqual(row.functions);
+        if (Number(row.inlined[0]) > 0) seen.counted++;
+        if (row.inlined[2]) seen.latest++;
+        else seen.noLatest++;
+      }
+    }
+    for (const [what, n] of Object.entries(seen)) expect(n, what).toBeGreaterThan(0);
+  });
+
+  it('show the person of a membership as case_members_person does, for every reader, real memberships and rows built by hand', async () => {
+    const pool = t.database.db.pool;
+    const real = (await pool.query<{ case_id: string; user_id: string }>('select case_id, user_id from app_public.case_members')).rows;
+    const users = (await pool.query<{ id: string }>('select id from app_public.users')).rows.map((r) => r.id);
+    const byHand = users.flatMap((userId) => [
+      { case_id: caseIds[0]!, user_id: userId },
+      { case_id: caseIds[7]!, user_id: userId },
+      { case_id: '00000000-0000-4000-8000-000000000000', user_id: userId },
+      { case_id: caseIds[2]!, user_id: null },
+    ]);
+    const memberships = JSON.stringify([...real, ...byHand]);
+    for (const [name, person] of Object.entries(readers())) {
+      const rows = await withUser(pool, { userId: person.id }, async (sql) =>
+        (
+          await sql.query<{ case_id: string; user_id: string; inlined: string | null; rows: string; original: string | null }>(
+            `select m.case_id, m.user_id, (select u::text from app_hidden.case_members_person_inline(m) u) as inlined,
+                    (select count(*) from app_hidden.case_members_person_inline(m))::text as rows,
+                    (select u::text from app_public.case_members_person(m) u where u.id is not null) as original
+               from jsonb_populate_recordset(null::app_public.case_members, $1) as m`,
+            [memberships],
+          )
+        ).rows,
+      );
+      for (const row of rows) {
+        const label = `${name} reading ${row.user_id} in ${row.case_id}`;
+        expect(row.inlined, label).toBe(row.original);
+        expect(row.rows, label).toBe(row.original === null ? '0' : '1');
+      }
+      expect(rows.some((r) => r.inlined !== null), name).toBe(true);
+      if (!name.toLowerCase().includes('coordinator')) expect(rows.some((r) => r.inlined === null), name).toBe(true);
+    }
+  });
+
+  it('mark every message unread and favourite as the functions do, for every reader, also messages built by hand', async () => {
+    const pool = t.database.db.pool;
+    const messages = JSON.stringify((await pool.query('select row_to_json(m) as m from app_public.case_messages m')).rows.map((r) => r.m));
+    const seen = { unread: 0, read: 0, favorite: 0 };
+    for (const [name, person] of Object.entries(readers())) {
+      const rows = await withUser(pool, { userId: person.id }, async (sql) =>
+        (
+          await sql.query(
+            `select m.id,
+                    array[(select v from app_hidden.case_messages_is_unread_inline(m) v), (select v from app_hidden.case_messages_is_favorite_inline(m) v)] as inlined,
+                    array[app_public.case_messages_is_unread(m), app_public.case_messages_is_favorite(m)] as functions
+               from jsonb_populate_recordset(null::app_public.case_messages, $1) as m`,
+            [messages],
+          )
+        ).rows as { id: string; inlined: boolean[]; functions: boolean[] }[],
+      );
+      for (const row of rows) {
+        expect(row.inlined, `${name} on ${row.id}`).toEqual(row.functions);
+        if (row.inlined[0]) seen.unread++;
+        else seen.read++;
+        if (row.inlined[1]) seen.favorite++;
+      }
+    }
+    for (const [what, n] of Object.entries(seen)) expect(n, what).toBeGreaterThan(0);
+  });
+
+  it('answers the case list, PagedCases people and a case page with the figures of the functions, for every reader', async () => {
+    const LIST = `query { caseList(first: 100) { nodes { id newMessages latestMessage { id sentAt subject } } }
+      pagedCases(first: 200) { nodes { id newMessages
+        therapistsList(first: 10) { userId person { id username alias } }
+        counselorsList(first: 10) { userId person { id username alias } }
+        interviewersList(first: 10) { userId person { id username alias } } } } }`;
+    const PAGE = `query($id: UUID!) { caseById(id: $id) { id newMessages sentMessagesList(first: 50) { id isUnread isFavorite } } }`;
+    const seen = { newMessages: 0, latest: 0, person: 0, unread: 0, favorite: 0 };
+    for (const [name, person] of Object.entries(readers())) {
+      const list = await t.graphql(LIST, {}, person.token);
+      expect(list.errors, name).toBeUndefined();
+      type ListNode = { id: string; newMessages: number; latestMessage: { id: string } | null };
+      const nodes = list.data.caseList.nodes as ListNode[];
+      const expected = await withUser(t.database.db.pool, { userId: person.id }, async (sql) =>
+        (
+          await sql.query(
+            `select c.id, app_public.cases_new_messages(c) as new_messages, (app_public.cases_latest_message(c)).id as latest,
+                    (select json_agg(json_build_object('userId', m.user_id, 'person',
+                              (select json_build_object('id', u.id, 'username', u.username, 'alias', u.alias) from app_public.case_members_person(m) u where u.id is not null))
+                              order by m.created_at, m.user_id)
+                       from app_public.case_members m where m.case_id = c.id and (m.acts_as_therapist or m.acts_as_counselor or m.acts_as_interviewer)) as people
+               from app_public.cases c`,
+          )
+        ).rows as { id: string; new_messages: number; latest: string | null; people: { userId: string; person: unknown }[] | null }[],
+      );
+      const byId = new Map(expected.map((r) => [r.id, r]));
+      for (const node of nodes) {
+        const row = byId.get(node.id)!;
+        expect([node.newMessages, node.latestMessage?.id ?? null], `${name} on ${node.id}`).toEqual([row.new_messages, row.latest]);
+        if (node.newMessages > 0) seen.newMessages++;
+        if (node.latestMessage) seen.latest++;
+      }
+      type PagedNode = { id: string; newMessages: number; [list: string]: unknown };
+      for (const node of list.data.pagedCases.nodes as PagedNode[]) {
+        const row = byId.get(node.id)!;
+        expect(node.newMessages, `${name} on ${node.id}`).toBe(row.new_messages);
+        const persons = new Map((row.people ?? []).map((p) => [p.userId, p.person]));
+        for (const key of ['therapistsList', 'counselorsList', 'interviewersList']) {
+          for (const member of node[key] as { userId: string; person: unknown }[]) {
+            expect(member.person, `${name} on ${node.id}: ${member.userId}`).toEqual(persons.get(member.userId) ?? null);
+            if (member.person) seen.person++;
+          }
+        }
+      }
+      for (const caseId of [caseIds[0]!, caseIds[2]!, caseIds[7]!]) {
+        const page = await t.graphql(PAGE, { id: caseId }, person.token);
+        if (!page.data?.caseById) continue;
+        const flags = await withUser(t.database.db.pool, { userId: person.id }, async (sql) =>
+          (
+            await sql.query<{ id: string; unread: boolean; favorite: boolean }>(
+              `select m.id, app_public.case_messages_is_unread(m) as unread, app_public.case_messages_is_favorite(m) as favorite
+                 from app_public.case_messages m where m.case_id = $1 and m.sent_at is not null`,
+              [caseId],
+            )
+          ).rows,
+        );
+        const byMessage = new Map(flags.map((f) => [f.id, f]));
+        expect(page.data.caseById.newMessages, `${name} on ${caseId}`).toBe(byId.get(caseId)!.new_messages);
+        for (const message of page.data.caseById.sentMessagesList as { id: string; isUnread: boolean; isFavorite: boolean }[]) {
+          const f = byMessage.get(message.id)!;
+          expect([message.isUnread, message.isFavorite], `${name} on ${message.id}`).toEqual([f.unread, f.favorite]);
+          if (message.isUnread) seen.unread++;
+          if (message.isFavorite) seen.favorite++;
+        }
+      }
+    }
+    for (const [what, n] of Object.entries(seen)) expect(n, what).toBeGreaterThan(0);
   });
 });
