@@ -84,7 +84,7 @@ const PAGED_COMMON_COLUMNS = `(page.c).id, app_public.cases_short_id(page.c) as 
        involvement.id as involvement_id, involvement.acts_as_therapist, involvement.acts_as_supervisor, involvement.acts_as_interviewer,
        involvement.acts_as_supporter, involvement.acts_as_counselor, involvement.acts_as_patient,
        (select count(*) from app_public.paged_cases($1, $2, $3)) as total_count`;
-const PAGED_COMMON_FROM = `from (select c from app_public.paged_cases($1, $2, $3) as c limit $4 offset $5) as page
+const PAGED_COMMON_FROM = `from (select c, row_number() over () as n from app_public.paged_cases($1, $2, $3) as c limit $4 offset $5) as page
   left join lateral app_hidden.cases_patient_inline(page.c) as patient on true
   left join lateral app_hidden.cases_my_involvement_inline(page.c) as involvement on true`;
 
@@ -94,7 +94,8 @@ select ${PAGED_COMMON_COLUMNS},
        latest.id as latest_id, latest.sent_at as latest_sent_at, latest.subject as latest_subject,
        (select json_agg(a.treatment order by a.id) from app_public.treatment_assignments a where a.case_id = (page.c).id) as treatments
   ${PAGED_COMMON_FROM}
-  left join lateral app_hidden.cases_latest_message_inline(page.c) as latest on true`;
+  left join lateral app_hidden.cases_latest_message_inline(page.c) as latest on true
+ order by page.n`;
 
 /** A case's people in one care role (at most 10, as PagedCases asks), with their names (the `person` of each membership). */
 function careRole(role: 'therapists' | 'counselors' | 'interviewers'): string {
@@ -118,7 +119,8 @@ select ${PAGED_COMMON_COLUMNS},
        ${careRole('interviewers')}
   ${PAGED_COMMON_FROM}
   left join lateral app_hidden.cases_task_summary_inline(page.c, 'patients') as patient_tasks on true
-  left join lateral app_hidden.cases_task_summary_inline(page.c, 'therapists') as therapist_tasks on true`;
+  left join lateral app_hidden.cases_task_summary_inline(page.c, 'therapists') as therapist_tasks on true
+ order by page.n`;
 
 /** Newest sent messages shown when a case opens; older ones page in on scrolling. */
 const SENT_PAGE = 50;
@@ -287,7 +289,7 @@ function pagedCases(operation: 'PagedCases' | 'ShortPagedCases', text: string, w
  */
 export const WEB_CASE_LIST_SQL = `
 select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).title, (page.c).stage, (page.c).created_at,
-       app_public.cases_new_messages(page.c) as new_messages,
+       (select v from app_hidden.cases_new_messages_inline(page.c) v) as new_messages,
        app_public.cases_search_similarity(page.c, $1) as search_similarity,
        (select v from app_hidden.cases_open_safety_signals_inline(page.c) v) as open_safety_signals,
        latest.id as latest_id, latest.sent_at as latest_sent_at, latest.subject as latest_subject,
@@ -296,10 +298,11 @@ select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).titl
        involvement.acts_as_supporter, involvement.acts_as_counselor, involvement.acts_as_patient,
        (select json_agg(a.treatment order by a.id) from app_public.treatment_assignments a where a.case_id = (page.c).id) as treatments,
        (select count(*) from app_public.case_list($1, $2)) as total_count
-  from (select c from app_public.case_list($1, $2) as c limit $3 offset $4) as page
-  left join lateral app_public.cases_latest_message(page.c) as latest on true
+  from (select c, row_number() over () as n from app_public.case_list($1, $2) as c limit $3 offset $4) as page
+  left join lateral app_hidden.cases_latest_message_inline(page.c) as latest on true
   left join lateral app_hidden.cases_patient_inline(page.c) as patient on true
-  left join lateral app_hidden.cases_my_involvement_inline(page.c) as involvement on true`;
+  left join lateral app_hidden.cases_my_involvement_inline(page.c) as involvement on true
+ order by page.n`;
 
 /** The web's CaseListWithMessageCounts document, first page, no search, as the web app sends it. */
 function webCaseList(who: string, token: string, userId: string): WorkspaceScenario {
