@@ -134,6 +134,7 @@ export async function measureScript(
   const active1 = await activeMs(monitor);
   if (session) {
     const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(profileDir!, { recursive: true });
     const file = path.join(profileDir!, `${name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60)}.cpuprofile`);
     fs.writeFileSync(file, JSON.stringify(profile));
     session.disconnect();
