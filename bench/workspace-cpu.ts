@@ -19,7 +19,7 @@ import { findPostgresServer, openPostgresBench, type BenchDatabase } from './dat
 import { migrationsDir, openExistingPostgres, serverPoolSize, startServer, timed } from './harness';
 import type { ClientScript, LoadRequest } from './load';
 import { signIn } from './scenarios';
-import type { SqlRequest } from './sql-load';
+import { preparedQuery, type SqlRequest } from './sql-load';
 import { workspaceScenarios } from './workspace';
 import { describeSeed, measureSize, seedWorkspace, workspaceSize, type SeededWorkspace } from './workspace-seed';
 
@@ -52,12 +52,12 @@ function script(request: LoadRequest): ClientScript {
 
 /** The direct SQL, one request after the other on one connection, as workspace-run.ts sends it. */
 async function measureSql(sql: SqlRequest, pool: pg.Pool, monitor: pg.Client): Promise<string> {
-  for (let i = 0; i < 50; i++) await withUser(pool, { userId: sql.userId }, (client) => client.query(sql.text, sql.values[i % sql.values.length]));
+  for (let i = 0; i < 50; i++) await withUser(pool, { userId: sql.userId }, (client) => client.query(preparedQuery(sql.text, sql.values[i % sql.values.length] ?? [])));
   const ticks0 = await backendTicks(monitor);
   const active0 = await activeMs(monitor);
   const thread0 = process.threadCpuUsage();
   const queries = countQueries();
-  for (let i = 0; i < REQUESTS; i++) await withUser(pool, { userId: sql.userId }, (client) => client.query(sql.text, sql.values[i % sql.values.length]));
+  for (let i = 0; i < REQUESTS; i++) await withUser(pool, { userId: sql.userId }, (client) => client.query(preparedQuery(sql.text, sql.values[i % sql.values.length] ?? [])));
   const { count } = queries.stop();
   const thread1 = process.threadCpuUsage(thread0);
   const ticks1 = await backendTicks(monitor);

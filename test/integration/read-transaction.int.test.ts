@@ -7,7 +7,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pgSettingsFor } from '../../src/server/db/transaction';
-import { RequestTransaction, transactionSetup } from '../../src/server/graphql/pg-adaptor';
+import { asksOnlyCaseLists, RequestTransaction, transactionSetup } from '../../src/server/graphql/pg-adaptor';
+import { parse } from 'postgraphile/graphql';
 import { documentText, operationName } from '../../src/web/api/graphql';
 import { CaseListWithMessageCounts } from '../../src/web/features/cases/api';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -50,6 +51,8 @@ function expectPoolAtRest(): void {
 }
 
 const CASE_LIST = documentText(CaseListWithMessageCounts);
+/** A case list's request settings: the bearer's, and generic plans (pg-adaptor.ts GENERIC_PLAN_ROOT_FIELDS). */
+const caseListSetup = (userId: string) => transactionSetup({ ...pgSettingsFor({ userId }), plan_cache_mode: 'force_generic_plan' });
 const CASE_LIST_VARIABLES = { search: null, stage: null, first: 100, offset: 0 };
 /** PostgreSQL refuses this time (out of timestamptz's range): a real failing statement, no mock. */
 const OUT_OF_RANGE = '294277-01-01T00:00:00Z';
@@ -83,7 +86,7 @@ describe('a query request', () => {
     expect(response.body.data.caseList.totalCount).toBeGreaterThanOrEqual(2);
     const statements = graphqlStatements();
     expect(statements).toHaveLength(4);
-    expect(statements[0]).toBe(transactionSetup(pgSettingsFor({ userId: coordinator.id })));
+    expect(statements[0]).toBe(caseListSetup(coordinator.id));
     expect(statements.slice(1, 3).every((text) => text.startsWith('select'))).toBe(true);
     expect(statements[3]).toBe('commit');
     expectPoolAtRest();
@@ -96,7 +99,21 @@ describe('a query request', () => {
       headers: { 'x-role': 'postgres', 'x-jwt-claims-user-id': patient.id },
     });
     expect(response.body.data.caseList.totalCount).toBeGreaterThanOrEqual(2);
+    expect(graphqlStatements()[0]).toBe(caseListSetup(coordinator.id));
+  });
+
+  it('plans the case lists generically for that transaction only, and other reads as PostgreSQL chooses', async () => {
+    const lists = await t.graphql(`query Lists { caseList(first: 5) { nodes { id } } pagedCases(first: 5) { totalCount } }`, {}, coordinator.token);
+    expect(lists.errors, JSON.stringify(lists.errors)).toBeUndefined();
+    expect(graphqlStatements()[0]).toBe(caseListSetup(coordinator.id));
+    sent.length = 0;
+    const mixed = await t.graphql(`query Mixed { caseList(first: 5) { nodes { id } } allCoordinatorsList { id } }`, {}, coordinator.token);
+    expect(mixed.errors, JSON.stringify(mixed.errors)).toBeUndefined();
     expect(graphqlStatements()[0]).toBe(transactionSetup(pgSettingsFor({ userId: coordinator.id })));
+    // The setting is local to the request's transaction: the connection goes back with PostgreSQL's default.
+    const { rows } = await pool.query<{ plan_cache_mode: string }>('show plan_cache_mode');
+    expect(rows[0]!.plan_cache_mode).toBe('auto');
+    expectPoolAtRest();
   });
 
   it('keeps a mutation in transactions of its own, as before', async () => {
@@ -112,6 +129,18 @@ describe('a query request', () => {
     // Each of the mutation's statements opens and commits its own transaction.
     expect(statements.filter((text) => text.startsWith('begin')).length).toBe(statements.filter((text) => text === 'commit').length);
     expectPoolAtRest();
+  });
+});
+
+describe('asksOnlyCaseLists', () => {
+  it('is true only when every root field is a case list', () => {
+    const asks = (text: string) => asksOnlyCaseLists(parse(text), undefined);
+    expect(asks(CASE_LIST)).toBe(true);
+    expect(asks('query { __typename pagedCases { totalCount } }')).toBe(true);
+    expect(asks('query { caseList { totalCount } allCasesList { id } }')).toBe(false);
+    expect(asks('query { __typename }')).toBe(false);
+    expect(asks('query { ...Root } fragment Root on Query { caseList { totalCount } }')).toBe(false);
+    expect(asksOnlyCaseLists(parse('query A { caseList { totalCount } } query B { allCasesList { id } }'), 'B')).toBe(false);
   });
 });
 

@@ -30,7 +30,7 @@
  */
 import pg from 'pg';
 import type { PgClient, PgClientQuery, PgClientResult, WithPgClient } from '@dataplan/pg';
-import { getOperationAST, OperationTypeNode, type DocumentNode } from 'postgraphile/graphql';
+import { getOperationAST, Kind, OperationTypeNode, type DocumentNode } from 'postgraphile/graphql';
 
 const { escapeLiteral } = pg;
 
@@ -274,6 +274,33 @@ function isQuery(document: DocumentNode, operationName: string | null | undefine
 }
 
 /**
+ * The root fields of the case lists (case_list, paged_cases). Their statements inline the
+ * per-case columns' SQL twins (inline-columns.ts), so planning one costs PostgreSQL 2–4 ms, and
+ * PostgreSQL keeps planning them afresh on every execution (a custom plan: with the
+ * parameters known it can drop the branches of paged_cases that do not apply, so it rates the
+ * generic plan dearer). The generic plan is as fast to run and needs no planning after the
+ * first time: measured, it halves the PostgreSQL CPU of a paged list (docs/DECISIONS.md
+ * "Generic plans for the case lists"). Other reads keep PostgreSQL's own choice.
+ */
+const GENERIC_PLAN_ROOT_FIELDS: ReadonlySet<string> = new Set(['caseList', 'pagedCases']);
+
+/** Whether every root field of the operation is a case list (fragments and `__typename` aside, nothing else). */
+export function asksOnlyCaseLists(document: DocumentNode, operationName: string | null | undefined): boolean {
+  const selections = getOperationAST(document, operationName ?? undefined)?.selectionSet.selections ?? [];
+  const fields = selections.filter((selection) => !(selection.kind === Kind.FIELD && selection.name.value === '__typename'));
+  return fields.length > 0 && fields.every((selection) => selection.kind === Kind.FIELD && GENERIC_PLAN_ROOT_FIELDS.has(selection.name.value));
+}
+
+/** The settings of a query request: the server's own, plus generic plans for the case lists. */
+export function readSettings(
+  pgSettings: Record<string, string | undefined>,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): Record<string, string | undefined> {
+  return asksOnlyCaseLists(document, operationName) ? { ...pgSettings, plan_cache_mode: 'force_generic_plan' } : { ...pgSettings };
+}
+
+/**
  * A grafast plugin: each query operation's selects share one read transaction (RequestTransaction),
  * ended when grafast's execution of the request ends, however it ends (an answer, errors, its
  * time-out, a thrown error). Mutations keep one transaction per statement, as before.
@@ -289,7 +316,7 @@ export function oneReadTransactionPerQuery(pool: pg.Pool): GraphileConfig.Plugin
           const context = args.contextValue as GrafastContext | undefined;
           if (!context?.pgSettings || !isQuery(args.document, args.operationName)) return next();
           // The request's own copy: the key of its transaction can belong to no other request.
-          const pgSettings = { ...context.pgSettings };
+          const pgSettings = readSettings(context.pgSettings, args.document, args.operationName);
           context.pgSettings = pgSettings;
           const transaction = new RequestTransaction(pool, transactionSetup(pgSettings));
           requestTransactions.set(pgSettings, transaction);
