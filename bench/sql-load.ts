@@ -30,11 +30,18 @@ export interface SqlLoadOptions {
 }
 
 /**
+ * BENCH_SQL_PREPARED=0 sends the baseline unnamed, planned on every request, as the bench did
+ * before 2026-11 (the issue "Speed at clinic scale" measured its first table that way).
+ */
+const PREPARED = process.env.BENCH_SQL_PREPARED !== '0';
+
+/**
  * The statement as a prepared one, named by its text: the API's statements are prepared on each
  * connection (PostGraphile names them), so the baseline is too, or it would pay planning on every
  * request that the API does not (large for statements that inline SQL functions).
  */
 export function preparedQuery(text: string, values: unknown[]): pg.QueryConfig {
+  if (!PREPARED) return { text, values };
   return { name: `bench-${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text, values };
 }
 
