@@ -244,44 +244,6 @@ function caseList(name: string, token: string, userId: string, search: string | 
 }
 
 /**
- * The staff screens' paged lists (spec §7 PagedCases, ShortPagedCases; 200 a page, spec §9),
- * sent as the web app sends them (the documents of src/web/features/cases/api.ts, first page,
- * no filter), beside the same rows and total in one SQL statement.
- */
-function pagedCases(operation: 'PagedCases' | 'ShortPagedCases', text: string, who: string, token: string, userId: string): WorkspaceScenario {
-  const document = operation === 'PagedCases' ? PagedCases : ShortPagedCases;
-  const query = documentText(document);
-  const variables = { filterUnassigned: false, search: null, stage: null, first: PAGED_CASES_PAGE_SIZE, offset: 0 };
-  const name = `${operation}, ${who}`;
-  const sql: SqlRequest = { userId, text, values: [[false, null, null, PAGED_CASES_PAGE_SIZE, 0]] };
-  return {
-    name,
-    p99TargetMs: P99_TARGET_MS,
-    request: {
-      method: 'POST',
-      path: '/api/graphql',
-      headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
-      bodies: [JSON.stringify({ query, variables, operationName: operationName(document) })],
-      graphql: true,
-    },
-    sql,
-    async check(baseUrl, pool) {
-      type Page = { pagedCases: { totalCount: number; nodes: { id: string }[] } | null };
-      const data = await postGraphql<Page>(baseUrl, query, variables, token);
-      const nodes = data.pagedCases?.nodes ?? [];
-      const { rows } = await runOnce(pool, sql);
-      if (nodes.length === 0) throw new Error(`${name}: the list is empty`);
-      sameIds(name, nodes, rows);
-      const total = Number((rows[0] as { total_count: unknown } | undefined)?.total_count);
-      if (data.pagedCases?.totalCount !== total) throw new Error(`${name}: totalCount ${data.pagedCases?.totalCount}, the SQL counts ${total}`);
-      return 'ok';
-    },
-  };
-}
-
-// --- CaseListWithMessageCounts as the web app sends it (its own block, kept apart from the paged lists') ---
-
-/**
  * The web app's CaseListWithMessageCounts (CaseListFields of src/web/features/cases/api.ts over
  * case_list($1 search, $2 stage), the page cut by $3 first and $4 offset) and its totalCount,
  * as one statement: what the API's answer costs in plain SQL, through the same inlined twins the
@@ -304,13 +266,50 @@ select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).titl
   left join lateral app_hidden.cases_my_involvement_inline(page.c) as involvement on true
  order by page.n`;
 
+/**
+ * The staff screens' paged lists (spec §7 PagedCases, ShortPagedCases; 200 a page, spec §9),
+ * sent as the web app sends them (the documents of src/web/features/cases/api.ts, first page,
+ * no filter), beside the same rows and total in one SQL statement.
+ */
+function pagedCases(operation: 'PagedCases' | 'ShortPagedCases', text: string, who: string, token: string, userId: string): WorkspaceScenario {
+  return webList({
+    name: `${operation}, ${who}`,
+    document: operation === 'PagedCases' ? PagedCases : ShortPagedCases,
+    rootField: 'pagedCases',
+    variables: { filterUnassigned: false, search: null, stage: null, first: PAGED_CASES_PAGE_SIZE, offset: 0 },
+    sql: { userId, text, values: [[false, null, null, PAGED_CASES_PAGE_SIZE, 0]] },
+    token,
+  });
+}
+
 /** The web's CaseListWithMessageCounts document, first page, no search, as the web app sends it. */
 function webCaseList(who: string, token: string, userId: string): WorkspaceScenario {
-  const document = CaseListWithMessageCounts;
+  return webList({
+    name: `CaseListWithMessageCounts web document, ${who}`,
+    document: CaseListWithMessageCounts,
+    rootField: 'caseList',
+    variables: { search: null, stage: null, first: CASE_LIST_PAGE_SIZE, offset: 0 },
+    sql: { userId, text: WEB_CASE_LIST_SQL, values: [[null, null, CASE_LIST_PAGE_SIZE, 0]] },
+    token,
+  });
+}
+
+interface WebList {
+  name: string;
+  document: Parameters<typeof documentText>[0];
+  /** The root field holding the connection (its nodes and totalCount). */
+  rootField: 'caseList' | 'pagedCases';
+  variables: Record<string, unknown>;
+  sql: SqlRequest;
+  token: string;
+}
+
+/**
+ * A list the web app declares, sent as it sends it (document text and operation name), checked
+ * against its SQL: the same ids in the same order and the same totalCount.
+ */
+function webList({ name, document, rootField, variables, sql, token }: WebList): WorkspaceScenario {
   const query = documentText(document);
-  const variables = { search: null, stage: null, first: CASE_LIST_PAGE_SIZE, offset: 0 };
-  const name = `CaseListWithMessageCounts web document, ${who}`;
-  const sql: SqlRequest = { userId, text: WEB_CASE_LIST_SQL, values: [[null, null, CASE_LIST_PAGE_SIZE, 0]] };
   return {
     name,
     p99TargetMs: P99_TARGET_MS,
@@ -323,20 +322,19 @@ function webCaseList(who: string, token: string, userId: string): WorkspaceScena
     },
     sql,
     async check(baseUrl, pool) {
-      type Page = { caseList: { totalCount: number; nodes: { id: string }[] } | null };
+      type Page = Record<string, { totalCount: number; nodes: { id: string }[] } | null>;
       const data = await postGraphql<Page>(baseUrl, query, variables, token);
-      const nodes = data.caseList?.nodes ?? [];
+      const list = data[rootField];
+      const nodes = list?.nodes ?? [];
       const { rows } = await runOnce(pool, sql);
       if (nodes.length === 0) throw new Error(`${name}: the list is empty`);
       sameIds(name, nodes, rows);
       const total = Number((rows[0] as { total_count: unknown } | undefined)?.total_count);
-      if (data.caseList?.totalCount !== total) throw new Error(`${name}: totalCount ${data.caseList?.totalCount}, the SQL counts ${total}`);
+      if (list?.totalCount !== total) throw new Error(`${name}: totalCount ${list?.totalCount}, the SQL counts ${total}`);
       return 'ok';
     },
   };
 }
-
-// --- end of the web CaseListWithMessageCounts block ---
 
 function caseWithMessages(name: string, token: string, therapist: SeededWorkspace['therapist']): WorkspaceScenario {
   const sql: SqlRequest = { userId: therapist.id, text: CASE_WITH_MESSAGES_SQL, values: therapist.caseIds.map((id) => [id]) };
