@@ -14,6 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/server/admin/accounts';
 import { MIGRATIONS_DIR } from '../../src/server/db/migrate';
@@ -100,8 +101,13 @@ const PAGES = [
   { limit: 3, offset: 9 },
 ];
 
+/** The rows a statement gives when the person runs it, as the server runs a request (withUser). */
+async function rowsAs<T extends object = Record<string, unknown>>(person: Person, text: string, values: unknown[] = []): Promise<T[]> {
+  return withUser(t.database.db.pool, { userId: person.id }, async (sql) => (await sql.query<T & pg.QueryResultRow>(text, values)).rows);
+}
+
 async function ids(person: Person, text: string, values: unknown[]): Promise<string[]> {
-  return withUser(t.database.db.pool, { userId: person.id }, async (sql) => (await sql.query<{ id: string }>(text, values)).rows.map((r) => r.id));
+  return (await rowsAs<{ id: string }>(person, text, values)).map((r) => r.id);
 }
 
 describe('case_list after 0080', () => {
@@ -264,17 +270,11 @@ describe('the care-role people of PagedCases after 0100 and 0101', () => {
     }
     const outsider = await t.user({ flags: ['therapist'] });
     for (const [name, person] of Object.entries({ ...viewers, outsider })) {
-      const rows = await withUser(pool, { userId: person.id }, async (sql) =>
-        (
-          await sql.query(
-            `select c.id,
+      const rows = await rowsAs(person, `select c.id,
                     array(select m.id from app_public.cases_therapists(c) m) as therapists, array(select m.id from app_hidden.cases_therapists_0060(c) m) as therapists_before,
                     array(select m.id from app_public.cases_counselors(c) m) as counselors, array(select m.id from app_hidden.cases_counselors_0060(c) m) as counselors_before,
                     array(select m.id from app_public.cases_interviewers(c) m) as interviewers, array(select m.id from app_hidden.cases_interviewers_0060(c) m) as interviewers_before
-               from app_public.cases c`,
-          )
-        ).rows,
-      );
+               from app_public.cases c`);
       for (const row of rows) {
         expect([row.therapists, row.counselors, row.interviewers], `${name} on ${row.id}`).toEqual([row.therapists_before, row.counselors_before, row.interviewers_before]);
       }
@@ -325,19 +325,12 @@ describe('the care-role people of PagedCases after 0100 and 0101', () => {
     const cases = JSON.stringify((await pool.query('select row_to_json(c) as c from app_public.cases c')).rows.map((r) => r.c));
     let dated = 0;
     for (const [name, person] of Object.entries({ ...viewers, outsider, otherPatient: await t.user({ flags: ['patient'] }) })) {
-      const rows = await withUser(pool, { userId: person.id }, async (sql) =>
-        (
-          await sql.query(
-            `select c.id, app_public.cases_next_waiting_date(c) as now, app_hidden.cases_next_waiting_date_0011(c) as before,
+      const rows = await rowsAs(person, `select c.id, app_public.cases_next_waiting_date(c) as now, app_hidden.cases_next_waiting_date_0011(c) as before,
                     array[app_public.cases_task_summary(c, 'patients')::text, app_public.cases_task_summary(c, 'therapists')::text,
                           app_public.cases_latest_phq9_item9(c)::text, app_public.cases_open_safety_signals(c)::text] as columns,
                     array[app_hidden.cases_task_summary_0011(c, 'patients')::text, app_hidden.cases_task_summary_0011(c, 'therapists')::text,
                           app_hidden.cases_latest_phq9_item9_0013(c)::text, app_hidden.cases_open_safety_signals_0050(c)::text] as columns_before
-               from jsonb_populate_recordset(null::app_public.cases, $1) as c`,
-            [cases],
-          )
-        ).rows,
-      );
+               from jsonb_populate_recordset(null::app_public.cases, $1) as c`, [cases]);
       for (const row of rows) {
         expect(row.now, `${name} on ${row.id}`).toEqual(row.before);
         // The columns of 0102 too, on cases the reader may not list.
@@ -398,10 +391,7 @@ describe('the per-case columns of PagedCases inlined into the page (0104)', () =
     const cases = JSON.stringify((await pool.query('select row_to_json(c) as c from app_public.cases c')).rows.map((r) => r.c));
     const seen = { date: 0, item9: 0, signals: 0, tasks: 0, refused: 0, patient: 0, noPatient: 0, member: 0 };
     for (const [name, person] of Object.entries(await readers())) {
-      const rows = await withUser(pool, { userId: person.id }, async (sql) =>
-        (
-          await sql.query(
-            `select c.id,
+      const rows = await rowsAs<{ id: string; inlined: (string | null)[]; functions: (string | null)[] }>(person, `select c.id,
                     array[(select v from app_hidden.cases_next_waiting_date_inline(c) v)::text,
                           (select v from app_hidden.cases_latest_phq9_item9_inline(c) v)::text,
                           (select v from app_hidden.cases_open_safety_signals_inline(c) v)::text,
@@ -414,11 +404,7 @@ describe('the per-case columns of PagedCases inlined into the page (0104)', () =
                           app_public.cases_open_safety_signals(c)::text, app_public.cases_task_summary(c, 'patients')::text,
                           app_public.cases_task_summary(c, 'therapists')::text, '1', app_public.cases_patient(c)::text,
                           app_public.cases_my_involvement(c)::text] as functions
-               from jsonb_populate_recordset(null::app_public.cases, $1) as c`,
-            [cases],
-          )
-        ).rows as { id: string; inlined: (string | null)[]; functions: (string | null)[] }[],
-      );
+               from jsonb_populate_recordset(null::app_public.cases, $1) as c`, [cases]);
       for (const row of rows) {
         expect(row.inlined, `${name} on ${row.id}`).toEqual(row.functions);
         if (row.inlined[0]) seen.date++;
@@ -549,10 +535,7 @@ describe('the message columns and care-role people inlined into the statement (0
     const cases = JSON.stringify((await pool.query('select row_to_json(c) as c from app_public.cases c')).rows.map((r) => r.c));
     const seen = { counted: 0, latest: 0, noLatest: 0 };
     for (const [name, person] of Object.entries(readers())) {
-      const rows = await withUser(pool, { userId: person.id }, async (sql) =>
-        (
-          await sql.query(
-            `select c.id,
+      const rows = await rowsAs<{ id: string; inlined: (string | null)[]; functions: (string | null)[] }>(person, `select c.id,
                     array[(select v from app_hidden.cases_new_messages_inline(c) v)::text,
                           (select count(*) from app_hidden.cases_new_messages_inline(c))::text,
                           (select m::text from app_hidden.cases_latest_message_inline(c) m),
@@ -560,11 +543,7 @@ describe('the message columns and care-role people inlined into the statement (0
                     array[app_public.cases_new_messages(c)::text, '1',
                           (select m::text from app_public.cases_latest_message(c) m where m.id is not null),
                           (select count(*) from app_public.cases_latest_message(c) m where m.id is not null)::text] as functions
-               from jsonb_populate_recordset(null::app_public.cases, $1) as c`,
-            [cases],
-          )
-        ).rows as { id: string; inlined: (string | null)[]; functions: (string | null)[] }[],
-      );
+               from jsonb_populate_recordset(null::app_public.cases, $1) as c`, [cases]);
       for (const row of rows) {
         expect(row.inlined, `${name} on ${row.id}`).toEqual(row.functions);
         if (Number(row.inlined[0]) > 0) seen.counted++;
@@ -587,17 +566,10 @@ describe('the message columns and care-role people inlined into the statement (0
     ]);
     const memberships = JSON.stringify([...real, ...byHand]);
     for (const [name, person] of Object.entries(readers())) {
-      const rows = await withUser(pool, { userId: person.id }, async (sql) =>
-        (
-          await sql.query<{ case_id: string; user_id: string; inlined: string | null; rows: string; original: string | null }>(
-            `select m.case_id, m.user_id, (select u::text from app_hidden.case_members_person_inline(m) u) as inlined,
+      const rows = await rowsAs<{ case_id: string; user_id: string; inlined: string | null; rows: string; original: string | null }>(person, `select m.case_id, m.user_id, (select u::text from app_hidden.case_members_person_inline(m) u) as inlined,
                     (select count(*) from app_hidden.case_members_person_inline(m))::text as rows,
                     (select u::text from app_public.case_members_person(m) u where u.id is not null) as original
-               from jsonb_populate_recordset(null::app_public.case_members, $1) as m`,
-            [memberships],
-          )
-        ).rows,
-      );
+               from jsonb_populate_recordset(null::app_public.case_members, $1) as m`, [memberships]);
       for (const row of rows) {
         const label = `${name} reading ${row.user_id} in ${row.case_id}`;
         expect(row.inlined, label).toBe(row.original);
@@ -613,17 +585,10 @@ describe('the message columns and care-role people inlined into the statement (0
     const messages = JSON.stringify((await pool.query('select row_to_json(m) as m from app_public.case_messages m')).rows.map((r) => r.m));
     const seen = { unread: 0, read: 0, favorite: 0 };
     for (const [name, person] of Object.entries(readers())) {
-      const rows = await withUser(pool, { userId: person.id }, async (sql) =>
-        (
-          await sql.query(
-            `select m.id,
+      const rows = await rowsAs<{ id: string; inlined: boolean[]; functions: boolean[] }>(person, `select m.id,
                     array[(select v from app_hidden.case_messages_is_unread_inline(m) v), (select v from app_hidden.case_messages_is_favorite_inline(m) v)] as inlined,
                     array[app_public.case_messages_is_unread(m), app_public.case_messages_is_favorite(m)] as functions
-               from jsonb_populate_recordset(null::app_public.case_messages, $1) as m`,
-            [messages],
-          )
-        ).rows as { id: string; inlined: boolean[]; functions: boolean[] }[],
-      );
+               from jsonb_populate_recordset(null::app_public.case_messages, $1) as m`, [messages]);
       for (const row of rows) {
         expect(row.inlined, `${name} on ${row.id}`).toEqual(row.functions);
         if (row.inlined[0]) seen.unread++;

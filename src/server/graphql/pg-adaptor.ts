@@ -29,6 +29,7 @@
  * never a client's) and are local to the transaction; they are quoted as literals anyway.
  */
 import pg from 'pg';
+import { inTransaction } from '../db/transaction';
 import type { PgClient, PgClientQuery, PgClientResult, WithPgClient } from '@dataplan/pg';
 import { getOperationAST, Kind, OperationTypeNode, type DocumentNode } from 'postgraphile/graphql';
 
@@ -96,26 +97,6 @@ function transactionClient(client: pg.PoolClient, level: number): PgClient {
   };
 }
 
-/** Runs `work` in a transaction of its own on a pooled connection: setup, work, commit. */
-async function ownTransaction<T>(pool: pg.Pool, setup: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query(setup);
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch((rollbackError: unknown) => {
-      broken = asError(rollbackError);
-    });
-    throw error;
-  } finally {
-    // A connection that could not roll back is closed rather than handed to the next request.
-    client.release(broken);
-  }
-}
-
 function asError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));
 }
@@ -169,7 +150,7 @@ export class RequestTransaction {
   }
 
   private inTurn<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const result = this.queue.then(() => (this.released ? ownTransaction(this.pool, this.setup, work) : this.onConnection(work)));
+    const result = this.queue.then(() => (this.released ? inTransaction(this.pool, this.setup, work) : this.onConnection(work)));
     this.queue = result.then(ignore, ignore);
     return result;
   }
@@ -262,7 +243,7 @@ export function makeWithPgClient(pool: pg.Pool): WithPgClient {
   return <T>(pgSettings: Record<string, string | undefined> | null, callback: (client: PgClient) => T | Promise<T>): Promise<T> => {
     const shared = pgSettings ? requestTransactions.get(pgSettings) : undefined;
     if (shared && !shared.ended) return (async () => callback(shared.pgClient))();
-    return ownTransaction(pool, transactionSetup(pgSettings), async (client) => callback(transactionClient(client, 1)));
+    return inTransaction(pool, transactionSetup(pgSettings), async (client) => callback(transactionClient(client, 1)));
   };
 }
 
