@@ -3,7 +3,8 @@
  * (src/domain/instruments) through src/server/questionnaires/migration.ts: one table per
  * questionnaire collection, its checks, policies, grants and read view; and
  * db/migrations/0016-questionnaire-reads.sql through reads-migration.ts: the read views again,
- * cheaper, with the same rule.
+ * cheaper, with the same rule; and db/migrations/0110-measurement-completion-planned-once.sql
+ * through completion-migration.ts: the completion check planned once per connection.
  *
  *   npx tsx scripts/generate-questionnaire-sql.ts          write the file
  *   npx tsx scripts/generate-questionnaire-sql.ts --check  exit 1 when the file is stale
@@ -25,10 +26,12 @@
 import fs from 'node:fs';
 import { MIGRATION_FILE, questionnaireMigration } from '../src/server/questionnaires/migration';
 import { READS_MIGRATION_FILE, readsMigration } from '../src/server/questionnaires/reads-migration';
+import { COMPLETION_MIGRATION_FILE, completionMigration } from '../src/server/questionnaires/completion-migration';
 
 const FILES: readonly [string, () => string][] = [
   [MIGRATION_FILE, questionnaireMigration],
   [READS_MIGRATION_FILE, readsMigration],
+  [COMPLETION_MIGRATION_FILE, completionMigration],
 ];
 
 for (const [file, generate] of FILES) {

@@ -6,6 +6,7 @@ import { INSTRUMENT_CODES, INSTRUMENTS } from '../../domain/instruments';
 import { ident, MIGRATION_FILE, questionnaireMigration } from './migration';
 import { questionnaireColumns, SCORE_COLUMNS } from './columns';
 import { READS_MIGRATION_FILE, readsMigration } from './reads-migration';
+import { COMPLETION_MIGRATION_FILE, completionMigration } from './completion-migration';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -68,5 +69,17 @@ describe('the questionnaire reads migration', () => {
       expect(columns.length).toBe(Object.keys(questionnaireColumns(INSTRUMENTS[code])).length);
       expect(columns).toEqual(columnsOf(before, code, 'create view'));
     }
+  });
+});
+
+describe('the measurement completion migration', () => {
+  it(`${COMPLETION_MIGRATION_FILE} is what the generator writes (run npx tsx scripts/generate-questionnaire-sql.ts)`, () => {
+    expect(fs.readFileSync(path.join(ROOT, COMPLETION_MIGRATION_FILE), 'utf8')).toBe(completionMigration());
+  });
+
+  it('checks every collection in its own table, switched on by its own name', () => {
+    const sql = completionMigration();
+    for (const code of INSTRUMENT_CODES) expect(sql).toContain(`select from app_public.${code} r\n     where '${code}' = any (collections)`);
+    expect(sql.slice(sql.indexOf('create or replace function'))).not.toMatch(/\bexecute\b/);
   });
 });
