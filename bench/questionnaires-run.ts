@@ -5,7 +5,7 @@
  * /api/phq9?case_id=eq.<id> as therapists and as a coordinator, each beside the same
  * statements sent straight through a node-postgres pool. Figures are printed, never asserted.
  *
- * Target on PostgreSQL (issue "Questionnaires", item 8): p99 ≤ 30 ms for each scenario.
+ * Targets on PostgreSQL: see READ_P99_TARGET_MS and what follows it.
  *
  * As run.ts: BENCH_SECONDS, BENCH_ONLY=pglite|postgres, BENCH_DATABASE_URL, BENCH_CONCURRENCY.
  * Also:
@@ -26,8 +26,17 @@ import { questionnaireScenarios, type QuestionnaireScenario } from './questionna
 import { runScriptedSqlLoad } from './questionnaires-load';
 import { describeQuestionnaireSize, questionnaireScale, questionnaireSize, seedQuestionnaires, type SeededQuestionnaires } from './questionnaires-seed';
 
-/** The issue's target on PostgreSQL; reported, not enforced. */
-const P99_TARGET_MS = 30;
+/**
+ * The targets on PostgreSQL, reported, not enforced: the reads' p99 ≤ 30 ms (issue
+ * "Questionnaires", item 8); the POST's p99 ≤ 50 ms and API median ≤ 1.5× its SQL's (issue
+ * "Speed at clinic scale", item 3).
+ */
+const READ_P99_TARGET_MS = 30;
+const WRITE_P99_TARGET_MS = 50;
+const WRITE_RATIO_TARGET = 1.5;
+
+const isWrite = (row: Row) => row.scenario.startsWith('POST');
+const p99Target = (row: Row) => (isWrite(row) ? WRITE_P99_TARGET_MS : READ_P99_TARGET_MS);
 
 /** Sign-ins run a few at a time: each is an argon2id hash, meant to be slow. */
 const SIGN_IN_PARALLEL = 4;
@@ -43,7 +52,8 @@ const ratio = (row: Row) => row.api.p50 / row.sql.p50;
 
 function verdict(row: Row): string {
   if (row.database !== 'postgres') return '-';
-  return row.api.p99 <= P99_TARGET_MS ? 'met' : 'missed (p99)';
+  const missed = [row.api.p99 > p99Target(row) ? 'p99' : '', isWrite(row) && ratio(row) > WRITE_RATIO_TARGET ? 'ratio' : ''].filter(Boolean);
+  return missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`;
 }
 
 const COLUMNS: Column<Row>[] = [
@@ -130,9 +140,10 @@ function targetNote(rows: Row[]): string | undefined {
   const watched = rows.filter((row) => row.database === 'postgres');
   if (watched.length === 0) return undefined;
   const missed = watched.filter((row) => verdict(row) !== 'met');
+  const targets = `reads p99 ≤ ${READ_P99_TARGET_MS} ms; POST p99 ≤ ${WRITE_P99_TARGET_MS} ms and p50 ≤ ${WRITE_RATIO_TARGET}× its SQL`;
   return missed.length === 0
-    ? `Target met on PostgreSQL: every p99 ≤ ${P99_TARGET_MS} ms.`
-    : `Target (p99 ≤ ${P99_TARGET_MS} ms) missed on PostgreSQL by: ${missed.map((row) => row.scenario).join('; ')}.`;
+    ? `Targets met on PostgreSQL (${targets}).`
+    : `Targets (${targets}) missed on PostgreSQL by: ${missed.map((row) => `${row.scenario} ${verdict(row)}`).join('; ')}.`;
 }
 
 async function main(): Promise<void> {
@@ -160,9 +171,11 @@ async function main(): Promise<void> {
   console.log(formatColumns(COLUMNS, rows));
   const note = targetNote(rows);
   if (note) console.log(`\n${note}`);
-  console.log('API: the app over HTTP, each client its own person. SQL: the REST layer\'s statement through a pg pool in a withUser');
-  console.log('transaction as the same person: for GET the very select it runs; for POST its upsert alone, without the');
-  console.log('validation read, the scoring and the read-backs that make up the rest of the request. Latencies in ms.');
+  console.log('API: the app over HTTP, each client its own person. SQL: the same database work through a pg pool as the same');
+  console.log('person. GET: the very select the REST layer runs, prepared, in a withUser transaction. POST: the very message the');
+  console.log('server sends for a whole record (one round trip: setup as sanad_scorer, the upsert with the scores computed by');
+  console.log("the collection's own plan, the measurement completion, the read back through phq9_records, commit). Not in it:");
+  console.log('HTTP, the token, JSON, validation and scoring (the API\'s own work). Latencies in ms.');
 }
 
 main().catch((error: unknown) => {

@@ -30,6 +30,7 @@ import { withOwnerAs, type Sql } from '../src/server/db/transaction';
 import { MEASUREMENT_TIMES } from '../src/server/questionnaires/columns';
 import { ident } from '../src/server/questionnaires/migration';
 import { scoreColumns } from '../src/server/questionnaires/collections';
+import { mulberry32 } from './random';
 import { seedWorkspace, workspaceSize, type WorkspaceSize } from './workspace-seed';
 
 /** Four instruments × five times of measurement: the 20 records per case. */
@@ -79,18 +80,6 @@ export interface SeededQuestionnaires {
   /** Every case's id, for reads spread over the whole table. */
   allCaseIds: string[];
   records: number;
-}
-
-/** A small deterministic generator (mulberry32), so that the same seed gives the same profiles. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -165,7 +154,7 @@ function scoredProfiles(definition: InstrumentDefinition, random: () => number):
 
 export async function seedQuestionnaires(pool: pg.Pool, size: WorkspaceSize, sampleCases: number): Promise<SeededQuestionnaires> {
   await seedWorkspace(pool, size);
-  const random = randomSource(8);
+  const random = mulberry32(8);
   await withOwnerAs(pool, null, async (sql) => {
     await sql.query('select setseed(0.0808)');
     await loadProfiles(sql, random);

@@ -8,21 +8,23 @@
  */
 import type pg from 'pg';
 import { PHQ9, score, type AnswerValue } from '../src/domain/instruments';
-import { parseQuery, resolveWindow, type SelectItem } from '../src/server/rest/grammar';
-import { compileRegistry, type CompiledCollection } from '../src/server/rest/registry';
-import { buildInsert, buildSelect } from '../src/server/rest/sql';
-import { CONFLICT_KEY, MEASUREMENT_TIMES } from '../src/server/questionnaires/columns';
+import { parseQuery, resolveWindow } from '../src/server/rest/grammar';
+import { compileRegistry } from '../src/server/rest/registry';
+import { buildPlannedUpsert, buildSelect } from '../src/server/rest/sql';
+import { MEASUREMENT_TIMES } from '../src/server/questionnaires/columns';
 import { questionnaireCollection } from '../src/server/questionnaires/collections';
 import type { ClientScript } from './load';
 import { answerProfile, type SeededQuestionnaires } from './questionnaires-seed';
+import { messageClient, statementClient, type SqlClient, type SqlMessage } from './questionnaires-load';
+import { lcg } from './random';
 import { runOnce, type SqlRequest } from './sql-load';
 
 export interface QuestionnaireScenario {
   name: string;
   /** One script per virtual client. */
   clients: ClientScript[];
-  /** The SQL baseline: one request per virtual client, as that client's user. */
-  sql: SqlRequest[];
+  /** The SQL baseline: one client per virtual client, as that client's user. */
+  sql: SqlClient[];
   /** Throws unless the API and the SQL answer as the seed says they should. */
   check(baseUrl: string, pool: pg.Pool): Promise<void>;
 }
@@ -37,24 +39,6 @@ const PREFER_UPSERT = 'resolution=merge-duplicates, return=representation';
 
 /** The PHQ-9 collection exactly as the server registers it. */
 const PHQ9_COLLECTION = compileRegistry([questionnaireCollection('phq9', PHQ9)]).get('phq9')!;
-
-/**
- * For the POST baseline: the same collection without the read view and the write hook, so that
- * buildInsert returns the stored row from the upsert itself (the columns a patient may read).
- */
-const PHQ9_WRITE_ONLY: CompiledCollection = compileRegistry([{ ...questionnaireCollection('phq9', PHQ9), readFrom: undefined, afterWrite: undefined, writeReturns: undefined }]).get('phq9')!;
-const PATIENT_COLUMNS: SelectItem[] = ['id', 'case_id', 'submitter_id', 'time_of_measurement', ...PHQ9.items.map((i) => i.id), 'created_at', 'updated_at'].map(
-  (column) => ({ type: 'column', column }),
-);
-
-/** A small deterministic generator, so that runs send the same requests. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
-}
 
 export function questionnaireScenarios(seed: SeededQuestionnaires, tokens: TokensById, concurrency: number): QuestionnaireScenario[] {
   const cases = seed.cases.slice(0, concurrency);
@@ -79,7 +63,7 @@ function average(values: number[]): number {
 
 /** Client i's share of all cases, shuffled the same way each run: every client reads other cases. */
 function spread(ids: readonly string[], client: number, clients: number): string[] {
-  const random = randomSource(client + 1);
+  const random = lcg(client + 1);
   const mine = ids.filter((_, index) => index % clients === client);
   for (let i = mine.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
@@ -108,17 +92,20 @@ function phq9Writes(caseId: string, random: () => number): Phq9Write[] {
   });
 }
 
-/** The upsert the REST layer sends for this row, returning what a patient may read of it. */
-function upsertSql(row: Record<string, AnswerValue>) {
-  return buildInsert(PHQ9_WRITE_ONLY, {
-    rows: [row],
-    onConflict: { target: [...CONFLICT_KEY], action: 'merge', keep: new Set() },
-    returning: { select: PATIENT_COLUMNS, stripNulls: false },
-  });
+/**
+ * The message the server sends for this POST (routes.ts writeInOneMessage): the collection's own
+ * plan (validated and scored as the server does it, before the message), then the upsert with
+ * the scores as sanad_scorer, the measurement completion and the read back through the read
+ * view, built by the REST layer's own builder.
+ */
+function postMessage(userId: string, row: Record<string, AnswerValue>): SqlMessage {
+  const plan = PHQ9_COLLECTION.planWrite?.({ ...row }, { identity: { userId }, collection: 'phq9' });
+  if (!plan) throw new Error('The PHQ-9 collection no longer plans a whole record: the POST baseline must follow the server');
+  return { userId, role: plan.role ?? 'sanad_user', statements: buildPlannedUpsert(PHQ9_COLLECTION, plan, { select: null, stripNulls: false }) };
 }
 
 function postPhq9(name: string, seed: SeededQuestionnaires, tokens: TokensById, concurrency: number): QuestionnaireScenario {
-  const random = randomSource(9);
+  const random = lcg(9);
   const perClient = seed.cases.slice(0, concurrency).map((c) => ({ bench: c, writes: phq9Writes(c.caseId, random) }));
   const clients: ClientScript[] = perClient.map(({ bench, writes }) => ({
     method: 'POST',
@@ -130,15 +117,11 @@ function postPhq9(name: string, seed: SeededQuestionnaires, tokens: TokensById, 
     },
     steps: writes.map((w) => ({ path: '/api/phq9', body: w.body })),
   }));
-  const sql: SqlRequest[] = perClient.map(({ bench, writes }) => ({
-    userId: bench.patient.id,
-    text: upsertSql(writes[0]!.row).text,
-    values: writes.map((w) => upsertSql(w.row).values),
-  }));
+  const messages = perClient.map(({ bench, writes }) => writes.map((w) => postMessage(bench.patient.id, w.row)));
   return {
     name,
     clients,
-    sql,
+    sql: messages.map(messageClient),
     async check(baseUrl, pool) {
       const { bench, writes } = perClient[0]!;
       const write = writes[0]!;
@@ -151,9 +134,13 @@ function postPhq9(name: string, seed: SeededQuestionnaires, tokens: TokensById, 
       const { rows } = await pool.query<{ total: string | null }>('select total from app_public.phq9 where id = $1', [body[0]!.id]);
       const expected = score(PHQ9, write.row).total;
       if (Number(rows[0]?.total) !== expected) throw new Error(`${name}: stored total ${rows[0]?.total}, expected ${expected}`);
-      if (body[0]!.submitter_id !== bench.patient.id) throw new Error(`${name}: the record names another submitter`);
-      const { rows: sqlRows } = await runOnce(pool, sql[0]!);
-      if ((sqlRows[0] as { n: number } | undefined)?.n !== 1) throw new Error(`${name}: the SQL upsert did not write one row`);
+      if (body[0]!.submitter_id !== bench.patient.id || body[0]!.total !== null) throw new Error(`${name}: the record names another submitter or shows a score`);
+      // The baseline's message writes the same record and answers the same row, as the API did.
+      const results = (await messageClient(messages[0]!).run(pool, 0)) as pg.QueryResult<{ body: string }>[];
+      const answered = JSON.parse(results.at(-1)!.rows[0]!.body) as { id: string; total: number | null }[];
+      if (answered.length !== 1 || answered[0]!.id !== body[0]!.id || answered[0]!.total !== null) {
+        throw new Error(`${name}: the SQL message answered ${JSON.stringify(answered).slice(0, 300)}`);
+      }
     },
   };
 }
@@ -184,7 +171,7 @@ function getPhq9(name: string, readers: Reader[], tokens: TokensById): Questionn
   return {
     name,
     clients,
-    sql,
+    sql: sql.map(statementClient),
     async check(baseUrl, pool) {
       for (const [index, client] of clients.slice(0, 4).entries()) {
         const response = await fetch(baseUrl + client.steps[0]!.path, { headers: client.headers });

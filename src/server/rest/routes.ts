@@ -33,7 +33,7 @@ import {
   type WriteContext,
   type WritePlan,
 } from './registry';
-import { buildCount, buildDelete, buildInsert, buildReadBack, buildReadBackByKey, buildSelect, selectListSql, type InsertRequest, type Returning } from './sql';
+import { buildCount, buildDelete, buildInsert, buildPlannedUpsert, buildReadBack, buildSelect, selectListSql, type InsertRequest, type Returning } from './sql';
 import type { Sql } from '../db/transaction';
 import { bodyValue } from './values';
 
@@ -359,13 +359,11 @@ function planWrite(collection: CompiledCollection, row: Row, identity: Identity)
 
 /**
  * A planned upsert of one row (`planWrite`): setup, upsert, the plan's statements, the read back
- * by the conflict key and the commit as one message, one round trip. Any error rolls it all back.
+ * by the conflict key and the commit as one message, one round trip (buildPlannedUpsert). Any
+ * error rolls it all back.
  */
 async function writeInOneMessage(context: RequestContext, plan: WritePlan, returning: Returning | null): Promise<AggregateRow> {
-  const { collection } = context;
-  const key = collection.conflictKey!;
-  const insert = buildInsert(collection, { rows: [plan.row], onConflict: { target: key, action: 'merge', keep: new Set() }, returning });
-  const statements = [insert, ...plan.after, ...(returning ? [buildReadBackByKey(collection, key, plan.row, returning)] : [])];
+  const statements = buildPlannedUpsert(context.collection, plan, returning);
   refuseNul(statements);
   const results = await queryOnceAsUser(context.pool, context.identity, statements, plan.role);
   const n = results[0]!.rowCount ?? 0;

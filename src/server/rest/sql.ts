@@ -11,7 +11,8 @@
  */
 import { RestError, RestParseError, undefinedColumn } from './errors';
 import type { Condition, Filter, Operation, OrderTerm, SelectItem, Window } from './grammar';
-import { quoteIdent, type ColumnType, type CompiledCollection, type Row } from './registry';
+import type { Statement } from '../db/transaction';
+import { quoteIdent, type ColumnType, type CompiledCollection, type Row, type WritePlan } from './registry';
 import { filterValue, toParameter } from './values';
 
 export interface SqlQuery {
@@ -276,6 +277,25 @@ function conflictSql(collection: CompiledCollection, columns: readonly string[],
 
 /** An insert or upsert of checked rows. */
 export function buildInsert(collection: CompiledCollection, request: InsertRequest): SqlQuery {
+  const { text, values } = insertStatement(collection, request);
+  return { text: withReturning(text, collection, request.returning, 'write'), values };
+}
+
+/**
+ * The statements of a planned upsert of one row (`planWrite`), in the order they travel in one
+ * message (routes.ts writeInOneMessage): the upsert, which returns nothing since nothing in the
+ * message can take a value from it, the plan's own statements, and, when the client asked for
+ * the row, its read back by the conflict key from the read relation (what a read shows).
+ */
+export function buildPlannedUpsert(collection: CompiledCollection, plan: Pick<WritePlan, 'row' | 'after'>, returning: Returning | null): Statement[] {
+  const key = collection.conflictKey;
+  if (!key) throw new Error(`REST collection "${collection.name}": a planned upsert needs a conflict key`);
+  const upsert = insertStatement(collection, { rows: [plan.row], onConflict: { target: key, action: 'merge', keep: new Set() }, returning: null });
+  return [upsert, ...plan.after, ...(returning ? [buildReadBackByKey(collection, key, plan.row, returning)] : [])];
+}
+
+/** The insert itself, without what it returns. */
+function insertStatement(collection: CompiledCollection, request: InsertRequest): SqlQuery {
   const params = new Params();
   const columns = insertColumns(request.rows);
   if (columns.length === 0) throw new RestError(400, 'PGRST102', 'The row to insert has no columns', null, 'Send at least one writable column.');
@@ -287,7 +307,7 @@ export function buildInsert(collection: CompiledCollection, request: InsertReque
   const alias = collection.writeReturns ? ` as ${WRITTEN}` : '';
   let statement = `insert into ${collection.sqlTable}${alias} (${refs.map((r) => r.sql).join(', ')}) values ${tuples.join(', ')}`;
   if (request.onConflict) statement += conflictSql(collection, columns, request.onConflict);
-  return { text: withReturning(statement, collection, request.returning, 'write'), values: params.values };
+  return { text: statement, values: params.values };
 }
 
 /** A delete of the rows the filters match; the caller makes sure there is at least one filter. */
