@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RestError } from './errors';
 import { parseQuery } from './grammar';
 import { compileRegistry, defineCollection } from './registry';
-import { buildCount, buildDelete, buildInsert, buildReadBack, buildReadBackByKey, buildSelect, whereSql, Params } from './sql';
+import { buildCount, buildDelete, buildInsert, buildPlannedUpsert, buildReadBack, buildReadBackByKey, buildSelect, whereSql, Params } from './sql';
 import { thrownBy } from '../../../test/helpers/thrown';
 
 const scores = defineCollection({
@@ -228,6 +228,24 @@ describe('collections that read back (readFrom, afterWrite)', () => {
     const query = buildReadBackByKey(masked, ['case_id', 'label'], { case_id: ID, label: 'a', score: 3 }, { select: null, stripNulls: false });
     expect(query.text).toMatch(/ from "rest_test"\."scores_view" where "case_id" = \$1 and "label" = \$2\) _r$/);
     expect(query.values).toEqual([ID, 'a']);
+  });
+
+  it('sends a planned upsert as the upsert without returning, the plan\'s statements, then the read back by key', () => {
+    const scored = compileRegistry([{ ...masked, name: 'scored', conflictKey: ['case_id', 'label'], afterWrite: () => undefined, writeReturns: ['id', 'label'] }]).get('scored')!;
+    const completion = { text: 'select done($1)', values: [ID] };
+    const row = { case_id: ID, label: 'a', score: 3 };
+    const [upsert, after, readBack, ...rest] = buildPlannedUpsert(scored, { row, after: [completion] }, { select: null, stripNulls: false });
+    expect(upsert!.text).toBe(
+      'insert into "rest_test"."scores" as _t ("case_id", "label", "score") values ($1, $2, $3) on conflict ("case_id", "label") do update set "score" = excluded."score"',
+    );
+    expect(upsert!.values).toEqual([ID, 'a', 3]);
+    expect(after).toBe(completion);
+    expect(readBack).toEqual(buildReadBackByKey(scored, ['case_id', 'label'], row, { select: null, stripNulls: false }));
+    expect(rest).toEqual([]);
+    // return=minimal: nothing is read back.
+    expect(buildPlannedUpsert(scored, { row, after: [] }, null)).toHaveLength(1);
+    const keyless = compileRegistry([{ ...scores, name: 'keyless', conflictKey: undefined }]).get('keyless')!;
+    expect(() => buildPlannedUpsert(keyless, { row, after: [] }, null)).toThrow(/needs a conflict key/);
   });
 
   it('refuses planWrite without a conflict key or with server defaults, at start', () => {
