@@ -4,12 +4,14 @@
 --
 -- Why: every questionnaire POST of a complete record at a time of measurement that is not yet
 -- complete calls app_hidden.record_measurement_completion (0016), which built its check of the
--- due questionnaires as text and ran it with `execute`: parsed and planned on every call. The
--- check is now one static statement over every collection, each branch gated by a one-time
--- filter (is this collection due?), so PL/pgSQL keeps its plan for the connection; the function
--- runs with plan_cache_mode = force_generic_plan, since a custom plan would be planned again for
--- every call (PostgreSQL rates the generic plan with all its branches dearer, not knowing that
--- the filters switch most of them off). Same arguments, checks, errors and answers as 0016.
+-- due questionnaires as text and ran it with `execute`: parsed and planned on every call. Each
+-- collection's check is now a static statement of its own in one CASE, so PL/pgSQL plans it
+-- once per connection, and only the due collections' statements run (each locks one table and
+-- one index), in their order, stopping at the first collection without a complete record, as
+-- 0016's chain of exists did. One statement over every collection with a branch per collection
+-- was tried first: planned once too, but each call started all 28 branches and locked 56
+-- relations, dearer than the text it replaced. plan_cache_mode = force_generic_plan, so that no
+-- call plans a custom plan. Same arguments, checks, errors and answers as 0016.
 
 create or replace function app_hidden.record_measurement_completion(
   case_id uuid, time_of_measurement text, collections text[], variables jsonb
@@ -20,7 +22,8 @@ create or replace function app_hidden.record_measurement_completion(
 as $$
 declare
   unknown text;
-  complete_records bigint;
+  due_code text;
+  done boolean;
 begin
   if not (app_hidden.is_member(record_measurement_completion.case_id) or app_hidden.is_coordinator()) then
     raise exception 'Not involved in this case' using errcode = '42501', hint = 'NOT_INVOLVED';
@@ -44,180 +47,155 @@ begin
   if found then
     raise exception 'Unknown questionnaire %', unknown using errcode = '22023';
   end if;
-  -- One static statement, planned once per connection: a collection's branch runs only when it
-  -- is due, and finds at most one record (one per case and time of measurement).
-  select count(*) into complete_records from (
-    select from app_public.demographics r
-     where 'demographics' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.inep r
-     where 'inep' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.bdi2 r
-     where 'bdi2' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.cdrisk10 r
-     where 'cdrisk10' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.comment r
-     where 'comment' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.eurohis r
-     where 'eurohis' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.scaling r
-     where 'scaling' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.gad2 r
-     where 'gad2' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.gad7 r
-     where 'gad7' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.mspss r
-     where 'mspss' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.pcl5 r
-     where 'pcl5' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.pg13 r
-     where 'pg13' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.phq15 r
-     where 'phq15' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.lec5 r
-     where 'lec5' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.pmbs r
-     where 'pmbs' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.sbqr r
-     where 'sbqr' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.wai r
-     where 'wai' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.trgi r
-     where 'trgi' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.taq r
-     where 'taq' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.itq r
-     where 'itq' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.tgisrplus r
-     where 'tgisrplus' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.sewip r
-     where 'sewip' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.traumalisteneu r
-     where 'traumalisteneu' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.disclosure r
-     where 'disclosure' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.evaluation r
-     where 'evaluation' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.lsas r
-     where 'lsas' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.pathev r
-     where 'pathev' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-    union all
-    select from app_public.phq9 r
-     where 'phq9' = any (collections)
-       and r.case_id = record_measurement_completion.case_id
-       and r.time_of_measurement = record_measurement_completion.time_of_measurement
-       and r.complete
-  ) done;
-  if complete_records < (select count(distinct c) from unnest(collections) c) then
-    return false;
-  end if;
+  -- One static statement per collection, each planned once per connection and run only for the
+  -- collections due, in their order, stopping at the first without a complete record.
+  foreach due_code in array collections loop
+    case due_code
+      when 'demographics' then
+        done := exists (select 1 from app_public.demographics r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'inep' then
+        done := exists (select 1 from app_public.inep r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'bdi2' then
+        done := exists (select 1 from app_public.bdi2 r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'cdrisk10' then
+        done := exists (select 1 from app_public.cdrisk10 r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'comment' then
+        done := exists (select 1 from app_public.comment r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'eurohis' then
+        done := exists (select 1 from app_public.eurohis r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'scaling' then
+        done := exists (select 1 from app_public.scaling r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'gad2' then
+        done := exists (select 1 from app_public.gad2 r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'gad7' then
+        done := exists (select 1 from app_public.gad7 r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'mspss' then
+        done := exists (select 1 from app_public.mspss r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'pcl5' then
+        done := exists (select 1 from app_public.pcl5 r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'pg13' then
+        done := exists (select 1 from app_public.pg13 r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'phq15' then
+        done := exists (select 1 from app_public.phq15 r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'lec5' then
+        done := exists (select 1 from app_public.lec5 r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'pmbs' then
+        done := exists (select 1 from app_public.pmbs r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'sbqr' then
+        done := exists (select 1 from app_public.sbqr r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'wai' then
+        done := exists (select 1 from app_public.wai r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'trgi' then
+        done := exists (select 1 from app_public.trgi r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'taq' then
+        done := exists (select 1 from app_public.taq r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'itq' then
+        done := exists (select 1 from app_public.itq r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'tgisrplus' then
+        done := exists (select 1 from app_public.tgisrplus r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'sewip' then
+        done := exists (select 1 from app_public.sewip r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'traumalisteneu' then
+        done := exists (select 1 from app_public.traumalisteneu r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'disclosure' then
+        done := exists (select 1 from app_public.disclosure r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'evaluation' then
+        done := exists (select 1 from app_public.evaluation r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'lsas' then
+        done := exists (select 1 from app_public.lsas r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'pathev' then
+        done := exists (select 1 from app_public.pathev r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+      when 'phq9' then
+        done := exists (select 1 from app_public.phq9 r
+                         where r.case_id = record_measurement_completion.case_id
+                           and r.time_of_measurement = record_measurement_completion.time_of_measurement
+                           and r.complete);
+    end case;
+    if not done then
+      return false;
+    end if;
+  end loop;
   insert into app_private.measurement_completions (case_id, time_of_measurement)
   values (record_measurement_completion.case_id, record_measurement_completion.time_of_measurement)
   on conflict do nothing;

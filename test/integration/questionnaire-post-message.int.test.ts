@@ -4,7 +4,8 @@
  * a statement that fails after the upsert leaves nothing behind and the pooled connection clean;
  * concurrent POSTs of one record leave one record whose scores are those of its stored answers;
  * the completion, now one static statement over every collection, answers for each collection
- * from that collection's own records.
+ * from that collection's own records; a record's safety signal is raised once however often
+ * it is saved (migration 0111).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTRUMENT_CODES, PHQ9, score } from '../../src/domain/instruments';
@@ -79,6 +80,18 @@ describe('POST of a whole record in one message', () => {
     const writes = await t.database.db.pool.query<{ operation: string }>('select operation from app_public.audit_log where record_id = $1 order by id', [stored.id]);
     // Eight different bodies: one insert, then seven updates, each one write (no second write of the scores).
     expect(writes.rows.map((r) => r.operation)).toEqual(['INSERT', ...Array<string>(7).fill('UPDATE')]);
+  });
+
+  it('raises a record’s safety signal once, with its group, however often the record is saved (0111)', async () => {
+    const atRisk = { ...CALM, item9: 2 };
+    for (let i = 0; i < 3; i++) expect((await post({ case_id: caseId, time_of_measurement: 'fu1', ...atRisk, item1: i })).status).toBe(201);
+    const { rows } = await t.database.db.pool.query(
+      `select s.responsible_group from app_public.safety_signals s join app_public.phq9 r on r.id = s.source_record_id
+        where s.source = 'phq9' and r.case_id = $1 and r.time_of_measurement = 'fu1'`,
+      [caseId],
+    );
+    // No therapist or interviewer on this case: the coordinators answer for it.
+    expect(rows).toEqual([{ responsible_group: 'coordinators' }]);
   });
 });
 
