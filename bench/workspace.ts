@@ -195,6 +195,11 @@ export function middlePage(total: number, pageSize: number): number {
   return Math.floor(total / pageSize / 2) * pageSize;
 }
 
+/** The deep pages worth a scenario: past the first page, each once (a small list has fewer). */
+function deepPages(total: number, pageSize: number, which: ((total: number, pageSize: number) => number)[]): number[] {
+  return [...new Set(which.map((page) => page(total, pageSize)))].filter((offset) => offset > 0);
+}
+
 export function workspaceScenarios(seed: SeededWorkspace, tokens: WorkspaceTokens): WorkspaceScenario[] {
   const { therapist, coordinator, search } = seed;
   const coordinatorCases = `coordinator (${seed.listedCases} cases)`;
@@ -205,11 +210,11 @@ export function workspaceScenarios(seed: SeededWorkspace, tokens: WorkspaceToken
     caseList(`CaseListWithMessageCounts light form search "${search}", coordinator`, tokens.coordinator, coordinator.id, search),
     webCaseList(`therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
     webCaseList(coordinatorCases, tokens.coordinator, coordinator.id),
-    webCaseList(coordinatorCases, tokens.coordinator, coordinator.id, lastFullPage(seed.listedCases, CASE_LIST_PAGE_SIZE)),
+    ...deepPages(seed.listedCases, CASE_LIST_PAGE_SIZE, [lastFullPage]).map((offset) => webCaseList(coordinatorCases, tokens.coordinator, coordinator.id, offset)),
     pagedCases('PagedCases', PAGED_CASES_SQL, `therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
     pagedCases('PagedCases', PAGED_CASES_SQL, coordinatorCases, tokens.coordinator, coordinator.id),
-    pagedCases('PagedCases', PAGED_CASES_SQL, coordinatorCases, tokens.coordinator, coordinator.id, middlePage(seed.listedCases, PAGED_CASES_PAGE_SIZE)),
-    pagedCases('PagedCases', PAGED_CASES_SQL, coordinatorCases, tokens.coordinator, coordinator.id, lastFullPage(seed.listedCases, PAGED_CASES_PAGE_SIZE)),
+    ...deepPages(seed.listedCases, PAGED_CASES_PAGE_SIZE, [middlePage, lastFullPage]).map((offset) =>
+      pagedCases('PagedCases', PAGED_CASES_SQL, coordinatorCases, tokens.coordinator, coordinator.id, offset)),
     pagedCases('ShortPagedCases', SHORT_PAGED_CASES_SQL, `therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
     pagedCases('ShortPagedCases', SHORT_PAGED_CASES_SQL, `coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id),
     caseWithMessages(`CaseWithMessages, therapist (each of ${therapist.caseIds.length} cases)`, tokens.therapist, therapist),
