@@ -25,6 +25,7 @@ import { exportStatement } from '../src/server/questionnaires/export';
 import { findPostgresServer, openPostgresBench, type BenchDatabase } from './databases';
 import { migrationsDir, openExistingPostgres, serverPoolSize, startServer, timed } from './harness';
 import { answerProfile } from './questionnaires-seed';
+import { mulberry32 } from '../test/helpers/random';
 
 const REQUESTS = Number(process.env.BENCH_EXPORT_REQUESTS ?? 5);
 const CASES = Number(process.env.BENCH_EXPORT_CASES ?? 10_000);
@@ -32,22 +33,10 @@ const CODES = ['phq9', 'bdi2'] as const;
 const COORDINATOR = { username: 'bench-export-coordinator', password: 'bench export password' };
 const BATCH = 5000;
 
-/** A small deterministic generator (mulberry32). */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Records of one instrument at every time of every case, scored as the server scores them. */
 async function seedInstrument(pool: pg.Pool, code: (typeof CODES)[number], caseIds: readonly string[]): Promise<void> {
   const definition = INSTRUMENTS[code];
-  const random = generator(42);
+  const random = mulberry32(42);
   await pool.query(`alter table app_public.${code} disable trigger _900_audit`);
   const now = new Date().toISOString();
   let batch: Record<string, unknown>[] = [];

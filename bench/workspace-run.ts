@@ -2,8 +2,9 @@
  * `npm run bench` (second part), `npm run bench:workspace`: the case workspace at production
  * size (10,000 cases, 1,500 staff, 500,000 messages; see workspace-seed.ts) under load at
  * concurrency 32: the case list with and without search (as a therapist and as a coordinator),
- * a case's page and GET /api/my_messages, each beside the same SQL sent straight through a
- * node-postgres pool as the baseline. Figures are printed, never asserted.
+ * the coordinator's lists paged deep (the middle and the last full page), a case's page and
+ * GET /api/my_messages, each beside the same SQL sent straight through a node-postgres pool as
+ * the baseline. Figures are printed, never asserted.
  *
  * Targets on PostgreSQL (issue "Speed at clinic scale"): p99 ≤ 50 ms for each case-list and
  * message scenario, ≤ 20 ms for GET /api/auth/users/me, and an API median within 1.5× of its

@@ -1,12 +1,15 @@
 /**
  * Seeds a migrated database with a case workspace of production size (issue "Case workspace",
- * item 7): 10,000 patient cases, 1,500 staff and 500,000 messages at scale 1. Everything is
+ * item 7): 10,000 patient cases, 1,500 staff and 500,000 messages at scale 1, with the care
+ * records the case lists show per case (tasks, timers, PHQ-9 records, risk signals, treatment
+ * assignments; their proportions are in workspace-care.ts). Everything is
  * set-based SQL in one owner transaction: row-by-row inserts through the API would take hours
  * and would measure seeding, not the workspace.
  *
  * The rows are the ones the application would write, with two shortcuts, both undone before
  * the transaction commits: the triggers that only do bookkeeping (audit log, notification
- * queue, search text, read marks, the kept message counts) and the message guard (which stamps
+ * queue, search text, read marks, the kept message counts, the process starts a PHQ-9 record or a
+ * treatment assignment queues) and the message guard (which stamps
  * sent_at with now(), while a year of history needs sent_at in the past) are disabled during the load.
  * The search text and the kept counts (app_private.case_inbox, rebuilt as the operations CLI's
  * rebuild-case-inbox does) are then computed once for all cases, and the tables are vacuumed and
@@ -17,6 +20,7 @@ import { hashPassword } from '../src/server/auth/passwords';
 import type { DatabaseKind } from '../src/server/db/database';
 import { withOwnerAs, type Sql } from '../src/server/db/transaction';
 import { SEED_PASSWORD } from './seed';
+import { CARE_BULK_LOAD_TRIGGERS, CARE_TABLES, insertCareRecords } from './workspace-care';
 
 export { SEED_PASSWORD };
 
@@ -96,6 +100,7 @@ const BULK_LOAD_TRIGGERS: [table: string, trigger: string][] = [
   ['app_public.case_messages', '_850_notify'],
   ['app_public.case_messages', '_900_audit'],
   ['app_public.case_messages', '_700_inbox_insert'],
+  ...CARE_BULK_LOAD_TRIGGERS,
 ];
 
 /** Names to make patients' usernames, aliases and the search term look like people's. */
@@ -142,6 +147,7 @@ export async function seedWorkspace(pool: pg.Pool, size: WorkspaceSize): Promise
     await insertPatientsAndCases(sql, size, passwordHash);
     await insertMembers(sql);
     await insertMessages(sql, size);
+    await insertCareRecords(sql);
     await setBulkTriggers(sql, 'enable');
   });
   await refreshSearchText(pool);
@@ -201,7 +207,13 @@ async function insertPatientsAndCases(sql: Sql, size: WorkspaceSize, passwordHas
        from ws_cases`,
   );
   await sql.query('insert into app_private.user_secrets (user_id, password_hash) select patient_id, $1 from ws_cases', [passwordHash]);
-  await sql.query(`insert into app_public.cases (id, stage, created_at, updated_at) select case_id, stage, created_at, created_at from ws_cases`);
+  // 7 % of the cases past randomization dropped out (PagedCases shows the flag).
+  await sql.query(
+    `insert into app_public.cases (id, stage, is_dropout, dropout_reason, created_at, updated_at)
+     select case_id, stage, dropout, case when dropout then 'Stopped answering' end, created_at, created_at
+       from (select w.*, stage in ('therapy', 'post_assessment', 'follow_up', 'finished', 'anonymization') and random() < 0.07 as dropout
+               from ws_cases w) as c`,
+  );
 }
 
 /** Stage by cumulative share; chattiness by stage, times a per-case factor between 0.3 and 1.7. */
@@ -222,9 +234,11 @@ async function assignStages(sql: Sql): Promise<void> {
 }
 
 /**
- * Each case: its patient, one therapist, one supervisor, and sometimes an interviewer (40%),
- * a supporter (30%) or a counselor (8%). Therapists get a quota of 20 to 40 cases each and
- * the cases are dealt into the quotas in random order. Read marks: most members read up to
+ * Each case: its patient, one therapist (a second one in 15% of cases), one supervisor, an
+ * interviewer from the interview stage on (90% of those cases, 10% of earlier ones), and
+ * sometimes a supporter (30%) or a counselor (8%). Therapists get a quota of 20 to 40 cases
+ * each and the cases are dealt into the quotas in random order; a second therapist is drawn
+ * from all therapists, beyond the quotas. Read marks: most members read up to
  * some day in the last six weeks, one in ten never opened the case (marked at the case's
  * opening, which leaves every message unread, as the column default does).
  */
@@ -247,17 +261,19 @@ async function insertMembers(sql: Sql): Promise<void> {
      picked as (
        select c.case_id, c.created_at, c.patient_id,
               1 + (c.n - 1) % (select count(*) from slots) as therapist_slot,
+              case when random() < 0.15 then 1 + floor(random() * (select n from counts where role = 'therapist'))::int end as therapist2_k,
               1 + floor(random() * (select n from counts where role = 'supervisor'))::int as supervisor_k,
-              case when random() < 0.4 then 1 + floor(random() * (select n from counts where role = 'interviewer'))::int end as interviewer_k,
+              case when random() < case when c.stage in ('registration', 'screening') then 0.1 else 0.9 end then 1 + floor(random() * (select n from counts where role = 'interviewer'))::int end as interviewer_k,
               case when random() < 0.3 then 1 + floor(random() * (select n from counts where role = 'supporter'))::int end as supporter_k,
               case when random() < 0.08 then 1 + floor(random() * (select n from counts where role = 'counselor'))::int end as counselor_k
          from ws_cases c
      )
-     select p.case_id, p.created_at, p.patient_id, t.id as therapist, sv.id as supervisor, iv.id as interviewer,
+     select p.case_id, p.created_at, p.patient_id, t.id as therapist, t2.id as therapist2, sv.id as supervisor, iv.id as interviewer,
             sp.id as supporter, co.id as counselor
        from picked p
        join slots t on t.slot = p.therapist_slot
        join ws_staff sv on sv.role = 'supervisor' and sv.k = p.supervisor_k
+       left join ws_staff t2 on t2.role = 'therapist' and t2.k = p.therapist2_k and t2.id <> t.id
        left join ws_staff iv on iv.role = 'interviewer' and iv.k = p.interviewer_k
        left join ws_staff sp on sp.role = 'supporter' and sp.k = p.supporter_k
        left join ws_staff co on co.role = 'counselor' and co.k = p.counselor_k`,
@@ -270,7 +286,7 @@ async function insertMembers(sql: Sql): Promise<void> {
             case when random() < 0.1 then created_at else now() - make_interval(secs => random() * 42 * 86400) end,
             created_at, created_at
        from ws_members,
-            lateral (values ('patient', patient_id), ('therapist', therapist), ('supervisor', supervisor),
+            lateral (values ('patient', patient_id), ('therapist', therapist), ('therapist', therapist2), ('supervisor', supervisor),
                             ('interviewer', interviewer), ('supporter', supporter), ('counselor', counselor)) as m(role, user_id)
       where user_id is not null`,
   );
@@ -338,7 +354,7 @@ async function refreshSearchText(pool: pg.Pool): Promise<void> {
  */
 async function vacuumAnalyze(pool: pg.Pool): Promise<void> {
   for (const table of ['app_public.users', 'app_private.user_secrets', 'app_public.cases', 'app_public.case_members', 'app_public.case_messages',
-    'app_private.case_inbox']) {
+    'app_private.case_inbox', ...CARE_TABLES]) {
     await pool.query(`vacuum (analyze) ${table}`);
   }
 }

@@ -181,17 +181,40 @@ const MY_UNREAD_SQL = 'select id, case_id, is_unread from app_public.my_messages
 const MY_UNREAD_PAGE_PATH = `${MY_UNREAD_PATH}&limit=50&order=sent_at.desc`;
 const MY_UNREAD_PAGE_SQL = `${MY_UNREAD_SQL} order by sent_at desc limit 50`;
 
+/**
+ * Offsets of the deep pages a coordinator pages to (issue "Speed at clinic scale": a coordinator
+ * with 10,000 cases pages through the list): the last full page and the one in the middle. An
+ * offset makes the database walk past the skipped cases, so a page deep in the list may cost
+ * more than the first.
+ */
+export function lastFullPage(total: number, pageSize: number): number {
+  return Math.max(0, (Math.floor(total / pageSize) - 1) * pageSize);
+}
+
+export function middlePage(total: number, pageSize: number): number {
+  return Math.floor(total / pageSize / 2) * pageSize;
+}
+
+/** The deep pages worth a scenario: past the first page, each once (a small list has fewer). */
+function deepPages(total: number, pageSize: number, which: ((total: number, pageSize: number) => number)[]): number[] {
+  return [...new Set(which.map((page) => page(total, pageSize)))].filter((offset) => offset > 0);
+}
+
 export function workspaceScenarios(seed: SeededWorkspace, tokens: WorkspaceTokens): WorkspaceScenario[] {
   const { therapist, coordinator, search } = seed;
+  const coordinatorCases = `coordinator (${seed.listedCases} cases)`;
   return [
     caseList(`CaseListWithMessageCounts light form, therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id, null),
     caseList(`CaseListWithMessageCounts light form search "${search}", therapist`, tokens.therapist, therapist.id, search),
     caseList(`CaseListWithMessageCounts light form, coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id, null),
     caseList(`CaseListWithMessageCounts light form search "${search}", coordinator`, tokens.coordinator, coordinator.id, search),
     webCaseList(`therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
-    webCaseList(`coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id),
+    webCaseList(coordinatorCases, tokens.coordinator, coordinator.id),
+    ...deepPages(seed.listedCases, CASE_LIST_PAGE_SIZE, [lastFullPage]).map((offset) => webCaseList(coordinatorCases, tokens.coordinator, coordinator.id, offset)),
     pagedCases('PagedCases', PAGED_CASES_SQL, `therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
-    pagedCases('PagedCases', PAGED_CASES_SQL, `coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id),
+    pagedCases('PagedCases', PAGED_CASES_SQL, coordinatorCases, tokens.coordinator, coordinator.id),
+    ...deepPages(seed.listedCases, PAGED_CASES_PAGE_SIZE, [middlePage, lastFullPage]).map((offset) =>
+      pagedCases('PagedCases', PAGED_CASES_SQL, coordinatorCases, tokens.coordinator, coordinator.id, offset)),
     pagedCases('ShortPagedCases', SHORT_PAGED_CASES_SQL, `therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
     pagedCases('ShortPagedCases', SHORT_PAGED_CASES_SQL, `coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id),
     caseWithMessages(`CaseWithMessages, therapist (each of ${therapist.caseIds.length} cases)`, tokens.therapist, therapist),
@@ -266,31 +289,39 @@ select (page.c).id, app_public.cases_short_id(page.c) as short_id, (page.c).titl
   left join lateral app_hidden.cases_my_involvement_inline(page.c) as involvement on true
  order by page.n`;
 
+/** A scenario's name for a page: the first page is the list's own; a deeper one says its offset. */
+function pageName(name: string, offset: number): string {
+  return offset === 0 ? name : `${name}, page at offset ${offset}`;
+}
+
 /**
  * The staff screens' paged lists (spec §7 PagedCases, ShortPagedCases; 200 a page, spec §9),
- * sent as the web app sends them (the documents of src/web/features/cases/api.ts, first page,
- * no filter), beside the same rows and total in one SQL statement.
+ * sent as the web app sends them (the documents of src/web/features/cases/api.ts, no filter,
+ * the first page or the one at `offset`), beside the same rows and total in one SQL statement
+ * with the same offset.
  */
-function pagedCases(operation: 'PagedCases' | 'ShortPagedCases', text: string, who: string, token: string, userId: string): WorkspaceScenario {
+function pagedCases(operation: 'PagedCases' | 'ShortPagedCases', text: string, who: string, token: string, userId: string, offset = 0): WorkspaceScenario {
   return webList({
-    name: `${operation}, ${who}`,
+    name: pageName(`${operation}, ${who}`, offset),
     document: operation === 'PagedCases' ? PagedCases : ShortPagedCases,
     rootField: 'pagedCases',
-    variables: { filterUnassigned: false, search: null, stage: null, first: PAGED_CASES_PAGE_SIZE, offset: 0 },
-    sql: { userId, text, values: [[false, null, null, PAGED_CASES_PAGE_SIZE, 0]] },
+    variables: { filterUnassigned: false, search: null, stage: null, first: PAGED_CASES_PAGE_SIZE, offset },
+    sql: { userId, text, values: [[false, null, null, PAGED_CASES_PAGE_SIZE, offset]] },
     token,
+    fullPage: offset > 0 ? PAGED_CASES_PAGE_SIZE : undefined,
   });
 }
 
-/** The web's CaseListWithMessageCounts document, first page, no search, as the web app sends it. */
-function webCaseList(who: string, token: string, userId: string): WorkspaceScenario {
+/** The web's CaseListWithMessageCounts document, no search, the first page or the one at `offset`, as the web app sends it. */
+function webCaseList(who: string, token: string, userId: string, offset = 0): WorkspaceScenario {
   return webList({
-    name: `CaseListWithMessageCounts web document, ${who}`,
+    name: pageName(`CaseListWithMessageCounts web document, ${who}`, offset),
     document: CaseListWithMessageCounts,
     rootField: 'caseList',
-    variables: { search: null, stage: null, first: CASE_LIST_PAGE_SIZE, offset: 0 },
-    sql: { userId, text: WEB_CASE_LIST_SQL, values: [[null, null, CASE_LIST_PAGE_SIZE, 0]] },
+    variables: { search: null, stage: null, first: CASE_LIST_PAGE_SIZE, offset },
+    sql: { userId, text: WEB_CASE_LIST_SQL, values: [[null, null, CASE_LIST_PAGE_SIZE, offset]] },
     token,
+    fullPage: offset > 0 ? CASE_LIST_PAGE_SIZE : undefined,
   });
 }
 
@@ -302,13 +333,16 @@ interface WebList {
   variables: Record<string, unknown>;
   sql: SqlRequest;
   token: string;
+  /** A deep page must hold this many rows: else the offset missed the list and measures an empty page. */
+  fullPage?: number | undefined;
 }
 
 /**
- * A list the web app declares, sent as it sends it (document text and operation name), checked
- * against its SQL: the same ids in the same order and the same totalCount.
+ * A list the web app declares, sent as it sends it (document text and operation name, whatever
+ * the text is: it is read from the declared document, never written here), checked against its
+ * SQL: the same ids in the same order and the same totalCount.
  */
-function webList({ name, document, rootField, variables, sql, token }: WebList): WorkspaceScenario {
+function webList({ name, document, rootField, variables, sql, token, fullPage }: WebList): WorkspaceScenario {
   const query = documentText(document);
   return {
     name,
@@ -328,6 +362,7 @@ function webList({ name, document, rootField, variables, sql, token }: WebList):
       const nodes = list?.nodes ?? [];
       const { rows } = await runOnce(pool, sql);
       if (nodes.length === 0) throw new Error(`${name}: the list is empty`);
+      if (fullPage !== undefined && nodes.length !== fullPage) throw new Error(`${name}: ${nodes.length} rows, a full page is ${fullPage}`);
       sameIds(name, nodes, rows);
       const total = Number((rows[0] as { total_count: unknown } | undefined)?.total_count);
       if (list?.totalCount !== total) throw new Error(`${name}: totalCount ${list?.totalCount}, the SQL counts ${total}`);
