@@ -10,6 +10,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/server/admin/accounts';
+import { pgSettingsFor } from '../../src/server/db/transaction';
+import { transactionSetup } from '../../src/server/graphql/pg-adaptor';
 import { CASE_LIST_QUERY, PAGED_CASES_QUERY, SHORT_PAGED_CASES_QUERY } from '../../src/domain/case-list-operations';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { castOfRoles, type Cast } from '../helpers/people';
@@ -255,6 +257,39 @@ describe('the compiled case lists', () => {
     const changed = await post(PAGED_CASES_QUERY.replace('isDropout ', ''), {}, token);
     expect(changed.status).toBe(200);
     expect(changed.compiled).toBeNull();
+  });
+
+  it("read as the person with the GraphQL read's settings: setup, one named statement, commit", async () => {
+    const pool = t.database.db.pool;
+    const sent: { text: string; name?: string }[] = [];
+    const recorded = new WeakSet<object>();
+    const record = (client: { query: (...args: unknown[]) => unknown }) => {
+      if (recorded.has(client)) return;
+      recorded.add(client);
+      const query = client.query.bind(client);
+      Object.assign(client, {
+        query: (...args: unknown[]) => {
+          const config = args[0] as string | { text: string; name?: string };
+          sent.push(typeof config === 'string' ? { text: config } : { text: config.text, ...(config.name ? { name: config.name } : {}) });
+          return query(...args);
+        },
+      });
+    };
+    pool.on('acquire', record);
+    try {
+      const person = readers.therapist!;
+      const answer = await post(PAGED_CASES_QUERY, { search: null, first: 200 }, person.token, { operationName: 'PagedCases' });
+      expect(answer.compiled).toBe('PagedCases');
+      const statements = sent.filter((s) => !s.text.includes('app_private.login_tokens'));
+      expect(statements).toEqual([
+        { text: transactionSetup({ ...pgSettingsFor({ userId: person.id }), plan_cache_mode: 'force_generic_plan' }) },
+        { text: 'select app_hidden.paged_cases_page_json($1, $2, $3, $4, $5, true) as json', name: 'sanad-compiled-paged-cases' },
+        { text: 'commit' },
+      ]);
+      expect(pool.totalCount - pool.idleCount).toBe(0);
+    } finally {
+      pool.off('acquire', record);
+    }
   });
 
   it('answer with the media type grafserv chooses for the Accept header', async () => {
