@@ -255,6 +255,7 @@ describe('the compiled case lists', () => {
       ['another operation name', PAGED_CASES_QUERY, {}, { operationName: 'ShortPagedCases' }, token],
       ['variables not an object', PAGED_CASES_QUERY, [1], {}, token],
       ['signed out', PAGED_CASES_QUERY, {}, {}, undefined],
+      ['a bad token', PAGED_CASES_QUERY, {}, {}, 'not-a-token'],
       ['an Accept list', CASE_LIST_QUERY, {}, { accept: 'application/json, text/plain;q=0.5' }, token],
       ['text only', CASE_LIST_QUERY, {}, { accept: 'text/plain' }, token],
     ];
@@ -312,6 +313,26 @@ describe('the compiled case lists', () => {
       expect([fast.status, fast.contentType], accept).toEqual([graphql.status, graphql.contentType]);
       expect(fast.headers, accept).toEqual(graphql.headers);
       expect(fast.text, accept).toBe(graphql.text);
+    }
+  });
+
+  it('are counted by the rate limits as any GraphQL request', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_PER_PERSON_PER_MINUTE: '2' });
+    try {
+      const person = await limited.user({ flags: ['coordinator'] });
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(`${limited.url}/api/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${person.token}` },
+          body: JSON.stringify({ query: CASE_LIST_QUERY, variables: {} }),
+        });
+        statuses.push(response.status);
+        if (response.status === 200) expect(response.headers.get('x-sanad-compiled-list')).toBe('CaseListWithMessageCounts');
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await limited.close();
     }
   });
 
