@@ -26,6 +26,7 @@ import { BackgroundWork, type AuthContext } from './auth/service';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createGraphql, GRAPHIQL_PATH } from './graphql/preset';
 import { ReadCache } from './graphql/read-cache';
+import { CompiledLists } from './graphql/compiled-lists';
 import { createLogger } from './logger';
 import { registerPageRoutes } from './content/pages';
 import { registerMeasurementRoutes } from './measurements';
@@ -196,6 +197,8 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerGraphqlLimits(app, { limits: config.graphqlLimits, introspectionForAnonymous: config.env !== 'production', schema: () => graphql.getSchema() });
   const readCache = config.readCacheMb > 0 ? new ReadCache({ pool: db.pool, maxBytes: config.readCacheMb * 1024 * 1024 }) : undefined;
   readCache?.register(app);
+  // The web's case lists, by their exact text, from one SQL statement each (compiled-lists.ts).
+  if (config.compiledLists) new CompiledLists({ pool: db.pool }).register(app);
   const graphql = createGraphql({
     pool: db.pool,
     graphiql: config.env !== 'production',

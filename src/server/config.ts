@@ -73,6 +73,8 @@ export interface Config {
   workflowsDir: string;
   /** Memory for kept answers of polled GraphQL reads, in MiB (0: no read cache). */
   readCacheMb: number;
+  /** Answer the web's case lists from one SQL statement each (GRAPHQL_COMPILED_LISTS, default on). */
+  compiledLists: boolean;
   /** Questionnaires due at each time of measurement (MEASUREMENTS_SCREENING, …_PRE, …). */
   measurementSchedule: MeasurementSchedule;
   /** Booked interviews a patient may miss before being excluded "for missing interview". */
@@ -211,6 +213,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     actionTokenTtlSeconds: intSetting(env, 'ACTION_TOKEN_TTL_SECONDS', 48 * 3600, 60),
     notificationQuietSeconds: intSetting(env, 'NOTIFICATION_QUIET_SECONDS', 30 * 60, 0),
     readCacheMb: intSetting(env, 'READ_CACHE_MB', 64, 0),
+    compiledLists: (env.GRAPHQL_COMPILED_LISTS ?? '') === '' || flagSetting(env, 'GRAPHQL_COMPILED_LISTS'),
     notificationIntervalMs: intSetting(env, 'NOTIFICATION_INTERVAL_MS', nodeEnv === 'test' ? 0 : 5000, 0),
     workflowIntervalMs: intSetting(env, 'WORKFLOW_INTERVAL_MS', nodeEnv === 'test' ? 0 : 1000, 0),
     workflowMaxAttempts: intSetting(env, 'WORKFLOW_MAX_ATTEMPTS', 5, 1),

@@ -6,11 +6,10 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { Involvement } from '../../../domain/messages';
 import { graphql, request, type ResultOf } from '../../api/graphql';
+import { CASE_LIST_QUERY, PAGED_CASES_PAGE_SIZE, PAGED_CASES_QUERY, SHORT_PAGED_CASES_QUERY } from '../../../domain/case-list-operations';
 import { MessageFields, PersonFields } from '../messages/api';
 
-/** Spec §9: 100 cases a page in the message-count list, 200 in the paged lists. */
-export const CASE_LIST_PAGE_SIZE = 100;
-export const PAGED_CASES_PAGE_SIZE = 200;
+export { CASE_LIST_PAGE_SIZE, PAGED_CASES_PAGE_SIZE } from '../../../domain/case-list-operations';
 
 /** How the list's page is ordered on screen (the server's order is newest first, then by id). */
 export const CASE_SORTS = ['shortId', 'newest', 'nextWaitingDate', 'therapistOverdue', 'patientOpen', 'phq9Item9'] as const;
@@ -23,63 +22,13 @@ export interface CaseListFilter {
   offset: number;
 }
 
-const CaseListFields = graphql(
-  `fragment CaseListFields on CasesConnection {
-    totalCount
-    nodes {
-      id shortId title stage createdAt newMessages searchSimilarity(search: $search) openSafetySignals
-      latestMessage { id sentAt subject }
-      patient { ...PersonFields }
-      myInvolvement { id actsAsTherapist actsAsSupervisor actsAsInterviewer actsAsSupporter actsAsCounselor actsAsPatient }
-      treatmentAssignmentsByCaseIdList { treatment }
-    }
-  }`,
-  [PersonFields],
-);
+// The three lists are declared without fragments, so each is sent exactly as written: the server
+// answers these texts from one SQL statement each (src/server/graphql/compiled-lists.ts).
+export const CaseListWithMessageCounts = graphql(CASE_LIST_QUERY);
+export const ShortPagedCases = graphql(SHORT_PAGED_CASES_QUERY);
+/** The staff case list (/admin/cases): spec §7 PagedCases (the selection: src/domain/case-list-operations.ts). */
+export const PagedCases = graphql(PAGED_CASES_QUERY);
 
-export const CaseListWithMessageCounts = graphql(
-  `query CaseListWithMessageCounts($search: String, $stage: String, $first: Int = 100, $offset: Int = 0) {
-    caseList(search: $search, stage: $stage, first: $first, offset: $offset) { ...CaseListFields }
-  }`,
-  [CaseListFields],
-);
-
-export const ShortPagedCases = graphql(
-  `query ShortPagedCases($filterUnassigned: Boolean = false, $search: String, $stage: String, $first: Int = 200, $offset: Int = 0) {
-    pagedCases(filterUnassigned: $filterUnassigned, search: $search, stage: $stage, first: $first, offset: $offset) { ...CaseListFields }
-  }`,
-  [CaseListFields],
-);
-
-/**
- * The staff case list (/admin/cases): spec §7 PagedCases, with the task stats, the next waiting
- * date, the treatment, the case's therapists, counselors and interviewers and the latest PHQ-9
- * item 9. The new-message count and the open risk signals of the old list stay on each row.
- */
-export const PagedCases = graphql(
-  `query PagedCases($filterUnassigned: Boolean = false, $search: String, $stage: String, $first: Int = 200, $offset: Int = 0) {
-    pagedCases(filterUnassigned: $filterUnassigned, search: $search, stage: $stage, first: $first, offset: $offset) {
-      totalCount
-      nodes {
-        id shortId title stage createdAt newMessages searchSimilarity(search: $search) openSafetySignals
-        isDropout excludeFromAnalysis
-        patient { ...PersonFields }
-        myInvolvement { id actsAsTherapist actsAsSupervisor actsAsInterviewer actsAsSupporter actsAsCounselor actsAsPatient }
-        patientTasks: taskSummary(groupName: "patients") { countOfOpen latestDue nextTime }
-        therapistTasks: taskSummary(groupName: "therapists") { countOfOpen countOfOverdue }
-        nextWaitingDate latestPhq9Item9
-        treatmentAssignmentsByCaseIdList(orderBy: ASSIGNED_AT_ASC, first: 1) { id assignedAt treatment }
-        therapistsList(first: 10) { id user: person { ...PersonFields } }
-        counselorsList(first: 10) { id user: person { ...PersonFields } }
-        interviewersList(first: 10) { id user: person { ...PersonFields } }
-      }
-    }
-  }`,
-  [PersonFields],
-);
-
-// Nested lists are bounded (an assignment is final; a care role has a few people), which keeps
-// 200 cases a page well inside the request cost limit (issue 16).
 export type CaseListItem = NonNullable<ResultOf<typeof PagedCases>['pagedCases']>['nodes'][number];
 
 /** One page of cases (spec §9: 200 a page); "unassigned only" is the server's filterUnassigned. */
