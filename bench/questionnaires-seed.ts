@@ -153,7 +153,7 @@ function scoredProfiles(definition: InstrumentDefinition, random: () => number):
 }
 
 export async function seedQuestionnaires(pool: pg.Pool, size: WorkspaceSize, sampleCases: number): Promise<SeededQuestionnaires> {
-  await seedWorkspace(pool, size);
+  await seedWorkspace(pool, size, { careRecords: false });
   const random = mulberry32(8);
   await withOwnerAs(pool, null, async (sql) => {
     await sql.query('select setseed(0.0808)');

@@ -137,7 +137,15 @@ const SENTENCES = [
   'Supervision note: keep the exposure steps small for now.',
 ];
 
-export async function seedWorkspace(pool: pg.Pool, size: WorkspaceSize): Promise<SeededWorkspace> {
+export interface SeedOptions {
+  /**
+   * Whether to write the care records (workspace-care.ts). The questionnaire bench says no: it
+   * writes every case's PHQ-9 at all five times itself, and a time holds one record.
+   */
+  careRecords?: boolean;
+}
+
+export async function seedWorkspace(pool: pg.Pool, size: WorkspaceSize, options: SeedOptions = {}): Promise<SeededWorkspace> {
   const passwordHash = await hashPassword(SEED_PASSWORD);
   await withOwnerAs(pool, null, async (sql) => {
     // Reproducible: the same scale gives the same distribution of cases and messages.
@@ -147,7 +155,7 @@ export async function seedWorkspace(pool: pg.Pool, size: WorkspaceSize): Promise
     await insertPatientsAndCases(sql, size, passwordHash);
     await insertMembers(sql);
     await insertMessages(sql, size);
-    await insertCareRecords(sql);
+    if (options.careRecords ?? true) await insertCareRecords(sql);
     await setBulkTriggers(sql, 'enable');
   });
   await refreshSearchText(pool);
