@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CASE_LIST_QUERY, PAGED_CASES_QUERY, SHORT_PAGED_CASES_QUERY } from '../../domain/case-list-operations';
 import { documentText, operationName } from '../../web/api/graphql';
-import { CaseListWithMessageCounts, PagedCases, ShortPagedCases } from '../../web/features/cases/api';
+import { CaseListWithMessageCounts, CaseWithMessages, PagedCases, ShortPagedCases } from '../../web/features/cases/api';
+import { CASE_WITH_MESSAGES_QUERY } from '../../domain/case-operations';
 import { answerMediaType, COMPILED_LISTS } from './compiled-lists';
 
 describe('the compiled case lists', () => {
@@ -15,7 +16,9 @@ describe('the compiled case lists', () => {
       expect(documentText(document)).toBe(text);
       expect(COMPILED_LISTS.get(documentText(document))?.operationName).toBe(operationName(document));
     }
-    expect(COMPILED_LISTS.size).toBe(3);
+    expect(documentText(CaseWithMessages)).toBe(CASE_WITH_MESSAGES_QUERY);
+    expect(COMPILED_LISTS.get(CASE_WITH_MESSAGES_QUERY)?.operationName).toBe('CaseWithMessages');
+    expect(COMPILED_LISTS.size).toBe(4);
   });
 
   it('take the documents variables with their defaults, and nothing doubtful', () => {

@@ -1,19 +1,20 @@
 /**
- * The web's case lists answered by one SQL statement (docs/DECISIONS.md "Case lists answered by
- * one statement").
+ * The web's case lists and case screen answered by one SQL statement (docs/DECISIONS.md "Case
+ * lists answered by one statement", "CaseWithMessages answered by one statement").
  *
  * Why: for PagedCases (200 cases with three nested people lists) grafast spends several times
  * the Node CPU that reading the rows costs (planning steps, an output plan per field, the
  * payload's stringification); PostgreSQL can build the same JSON in the statement that reads
- * the rows. So for exactly the three documents of src/domain/case-list-operations.ts, sent by
- * the web app as written, the answer is one call of a function of migration 0107, whose JSON
- * text is passed on without being parsed.
+ * the rows. So for exactly the three documents of src/domain/case-list-operations.ts and
+ * CaseWithMessages of src/domain/case-operations.ts, sent by the web app as written, the answer
+ * is one call of a function of migration 0107 or 0108, whose JSON text is passed on without
+ * being parsed.
  *
  * The request is answered here only when PostGraphile would answer it without an error and the
  * answer is the same: a POST of JSON whose query is one of the texts exactly, the operation
  * name that text's or none, only the document's variables, each of its type and within what
  * GraphQL and the function accept (a search without NUL, a positive `first`, a non-negative
- * `offset`, 32-bit integers), from a signed-in person, asking for a media type grafserv would
+ * `offset`, 32-bit integers, an `id` that is a UUID), from a signed-in person, asking for a media type grafserv would
  * choose without doubt. Anything else, and a read that fails, goes on to PostGraphile, which
  * answers and errs as before. The hook runs after identity, rate limits and the GraphQL guard
  * (registered after them); the read has the GraphQL read's settings (pgSettingsFor, generic
@@ -22,6 +23,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { CASE_LIST_QUERY, PAGED_CASES_QUERY, SHORT_PAGED_CASES_QUERY } from '../../domain/case-list-operations';
+import { CASE_WITH_MESSAGES_QUERY } from '../../domain/case-operations';
 import { inTransaction, pgSettingsFor } from '../db/transaction';
 import { transactionSetup } from './pg-adaptor';
 import { GRAPHQL_PATH } from './preset';
@@ -86,7 +88,16 @@ function caseListValues(variables: Variables): unknown[] | undefined {
   return values.includes(undefined) ? undefined : values;
 }
 
-/** The three documents, by their exact text. */
+/** A UUID as PostGraphile's UUID scalar takes it (hyphenated hex, any case); anything else is left to it. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** caseById's value ($1): the required `id`, a UUID, and no other variable. */
+function caseValues(variables: Variables): unknown[] | undefined {
+  if (!onlyKeys(variables, ['id'])) return undefined;
+  return typeof variables.id === 'string' && UUID.test(variables.id) ? [variables.id] : undefined;
+}
+
+/** The four documents, by their exact text. */
 export const COMPILED_LISTS: ReadonlyMap<string, CompiledList> = new Map([
   [
     PAGED_CASES_QUERY,
@@ -113,6 +124,15 @@ export const COMPILED_LISTS: ReadonlyMap<string, CompiledList> = new Map([
       rootField: 'caseList',
       statement: { name: 'sanad-compiled-case-list', text: 'select app_hidden.case_list_page_json($1, $2, $3, $4) as json' },
       values: caseListValues,
+    },
+  ],
+  [
+    CASE_WITH_MESSAGES_QUERY,
+    {
+      operationName: 'CaseWithMessages',
+      rootField: 'caseById',
+      statement: { name: 'sanad-compiled-case-with-messages', text: 'select app_hidden.case_with_messages_json($1) as json' },
+      values: caseValues,
     },
   ],
 ]);

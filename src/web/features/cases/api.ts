@@ -7,7 +7,8 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { Involvement } from '../../../domain/messages';
 import { graphql, request, type ResultOf } from '../../api/graphql';
 import { CASE_LIST_QUERY, PAGED_CASES_PAGE_SIZE, PAGED_CASES_QUERY, SHORT_PAGED_CASES_QUERY } from '../../../domain/case-list-operations';
-import { MessageFields, PersonFields } from '../messages/api';
+import { CASE_WITH_MESSAGES_QUERY } from '../../../domain/case-operations';
+import { PersonFields } from '../messages/api';
 
 export { CASE_LIST_PAGE_SIZE, PAGED_CASES_PAGE_SIZE } from '../../../domain/case-list-operations';
 
@@ -63,27 +64,9 @@ export const PATIENT_FLAGS = [
   'registeredForCounseling',
 ] as const;
 
-export const CaseWithMessages = graphql(
-  `query CaseWithMessages($id: UUID!) {
-    caseById(id: $id) {
-      id shortId createdAt updatedAt newMessages ...CaseFields
-      patient {
-        id username alias phone gender
-        excluded excludedForBdiGte45 excludedForLackOfEmail excludedForLackOfInternetAccess excludedDuringInterview
-        excludedForMissingInterview excludedForMinorAge excludedForNoTraumaOrLowBdi excludedForUpcomingTreatment
-        isCounselingOnly registeredForCounseling
-      }
-      members: caseMembersByCaseIdList(orderBy: CREATED_AT_ASC) {
-        id userId createdAt actsAsTherapist actsAsSupervisor actsAsInterviewer actsAsSupporter actsAsCounselor actsAsPatient
-        user: userByUserId { id username alias gender phone email lastLogin nrOfLogins }
-      }
-      myInvolvement { id favoriteMessage actsAsTherapist actsAsSupervisor actsAsInterviewer actsAsSupporter actsAsCounselor actsAsPatient }
-      unsentMessagesList { ...MessageFields }
-      sentMessagesList { ...MessageFields }
-    }
-  }`,
-  [CaseFieldsFragment, MessageFields],
-);
+// Declared without fragments, so it is sent exactly as written: the server answers this text from
+// one SQL statement (src/server/graphql/compiled-lists.ts; the selection: src/domain/case-operations.ts).
+export const CaseWithMessages = graphql(CASE_WITH_MESSAGES_QUERY);
 export type CaseDetail = NonNullable<ResultOf<typeof CaseWithMessages>['caseById']>;
 export type CasePatient = NonNullable<CaseDetail['patient']>;
 export type CaseMemberRow = CaseDetail['members'][number];
