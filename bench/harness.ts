@@ -72,6 +72,8 @@ export async function startServer(database: BenchDatabase, env: Record<string, s
     DATA_DIR: database.dataDir,
     DATABASE_URL: database.databaseUrl,
     DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE,
+    // GRAPHQL_COMPILED_LISTS=0 measures PostGraphile's own answer to the web's compiled documents.
+    GRAPHQL_COMPILED_LISTS: process.env.GRAPHQL_COMPILED_LISTS,
     JWT_SECRET: crypto.randomBytes(36).toString('base64url'),
     AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
     // One person at concurrency 32: the per-person and per-address limits are off here.

@@ -10,7 +10,7 @@ import { runOnce, type SqlRequest } from './sql-load';
 import type { SeededWorkspace } from './workspace-seed';
 import { PROFILE_COLUMNS } from '../src/server/auth/service';
 import { documentText, operationName } from '../src/web/api/graphql';
-import { CASE_LIST_PAGE_SIZE, CaseListWithMessageCounts, PAGED_CASES_PAGE_SIZE, PagedCases, ShortPagedCases } from '../src/web/features/cases/api';
+import { CASE_LIST_PAGE_SIZE, CaseListWithMessageCounts, CaseWithMessages, PAGED_CASES_PAGE_SIZE, PagedCases, ShortPagedCases } from '../src/web/features/cases/api';
 
 export interface WorkspaceScenario {
   name: string;
@@ -218,6 +218,7 @@ export function workspaceScenarios(seed: SeededWorkspace, tokens: WorkspaceToken
     pagedCases('ShortPagedCases', SHORT_PAGED_CASES_SQL, `therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
     pagedCases('ShortPagedCases', SHORT_PAGED_CASES_SQL, `coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id),
     caseWithMessages(`CaseWithMessages, therapist (each of ${therapist.caseIds.length} cases)`, tokens.therapist, therapist),
+    webCaseWithMessages(`CaseWithMessages web document, therapist (each of ${therapist.caseIds.length} cases)`, tokens.therapist, therapist),
     myMessages('GET /api/my_messages unread, therapist', MY_UNREAD_PATH, MY_UNREAD_SQL, tokens.therapist, therapist.id),
     myMessages('GET /api/my_messages unread, 50 newest, therapist', MY_UNREAD_PAGE_PATH, MY_UNREAD_PAGE_SQL, tokens.therapist, therapist.id),
     me('GET /api/auth/users/me, therapist', tokens.therapist, therapist.id),
@@ -366,6 +367,40 @@ function webList({ name, document, rootField, variables, sql, token, fullPage }:
       sameIds(name, nodes, rows);
       const total = Number((rows[0] as { total_count: unknown } | undefined)?.total_count);
       if (list?.totalCount !== total) throw new Error(`${name}: totalCount ${list?.totalCount}, the SQL counts ${total}`);
+      return 'ok';
+    },
+  };
+}
+
+/**
+ * The staff case screen's own CaseWithMessages (src/web/features/cases/api.ts: every member with
+ * their account, all drafts and all sent messages with their senders), sent as the web sends
+ * it. Its SQL side is the statement the server runs for that text
+ * (app_hidden.case_with_messages_json, 0108) sent directly as the same person, so the ratio is
+ * what HTTP and the server add to it; `GRAPHQL_COMPILED_LISTS=0` measures PostGraphile instead.
+ */
+function webCaseWithMessages(name: string, token: string, therapist: SeededWorkspace['therapist']): WorkspaceScenario {
+  const query = documentText(CaseWithMessages);
+  const sql: SqlRequest = { userId: therapist.id, text: 'select app_hidden.case_with_messages_json($1) as json', values: therapist.caseIds.map((id) => [id]) };
+  return {
+    name,
+    p99TargetMs: P99_TARGET_MS,
+    request: {
+      method: 'POST',
+      path: '/api/graphql',
+      headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
+      bodies: therapist.caseIds.map((id) => JSON.stringify({ query, variables: { id }, operationName: operationName(CaseWithMessages) })),
+      graphql: true,
+    },
+    sql,
+    async check(baseUrl, pool) {
+      for (const [index, id] of therapist.caseIds.slice(0, 5).entries()) {
+        const data = await postGraphql<{ caseById: { id: string; sentMessagesList: { id: string }[] } | null }>(baseUrl, query, { id }, token);
+        if (!data.caseById) throw new Error(`${name}: the therapist cannot open their case ${id}`);
+        const { rows } = await runOnce(pool, sql, sql.values[index]);
+        const direct = JSON.parse(String((rows[0] as { json: unknown } | undefined)?.json ?? 'null')) as { sentMessagesList: { id: string }[] } | null;
+        sameIds(name, data.caseById.sentMessagesList, direct?.sentMessagesList ?? []);
+      }
       return 'ok';
     },
   };
