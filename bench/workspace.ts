@@ -348,13 +348,7 @@ function webList({ name, document, rootField, variables, sql, token, fullPage }:
   return {
     name,
     p99TargetMs: P99_TARGET_MS,
-    request: {
-      method: 'POST',
-      path: '/api/graphql',
-      headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
-      bodies: [JSON.stringify({ query, variables, operationName: operationName(document) })],
-      graphql: true,
-    },
+    request: graphql(query, [variables], token, operationName(document)),
     sql,
     async check(baseUrl, pool) {
       type Page = Record<string, { totalCount: number; nodes: { id: string }[] } | null>;
@@ -385,13 +379,7 @@ function webCaseWithMessages(name: string, token: string, therapist: SeededWorks
   return {
     name,
     p99TargetMs: P99_TARGET_MS,
-    request: {
-      method: 'POST',
-      path: '/api/graphql',
-      headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
-      bodies: therapist.caseIds.map((id) => JSON.stringify({ query, variables: { id }, operationName: operationName(CaseWithMessages) })),
-      graphql: true,
-    },
+    request: graphql(query, therapist.caseIds.map((id) => ({ id })), token, operationName(CaseWithMessages)),
     sql,
     async check(baseUrl, pool) {
       for (const [index, id] of therapist.caseIds.slice(0, 5).entries()) {
@@ -449,12 +437,13 @@ function myMessages(name: string, path: string, text: string, token: string, use
   };
 }
 
-function graphql(query: string, variableSets: Record<string, unknown>[], token: string): LoadRequest {
+/** A GraphQL POST, one body per variable set; the web app's documents also carry their operation name. */
+function graphql(query: string, variableSets: Record<string, unknown>[], token: string, operationName?: string | null): LoadRequest {
   return {
     method: 'POST',
     path: '/api/graphql',
     headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
-    bodies: variableSets.map((variables) => JSON.stringify({ query, variables })),
+    bodies: variableSets.map((variables) => JSON.stringify({ query, variables, operationName: operationName ?? undefined })),
     graphql: true,
   };
 }

@@ -16,7 +16,7 @@ import { ident, wrap } from './migration';
 
 export const READS_MIGRATION_FILE = 'db/migrations/0016-questionnaire-reads.sql';
 
-function literal(text: string): string {
+export function literal(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
@@ -83,22 +83,13 @@ $$;
 grant execute on function app_hidden.my_record_reach() to sanad_user;
 `;
 
-function completionSql(): string {
-  return `-- Completed times of measurement ------------------------------------------------------------
-
--- As in 0013, with the same checks and answers; the questionnaires are now checked against the
--- known collections and their records read in one statement.
-create or replace function app_hidden.record_measurement_completion(
-  case_id uuid, time_of_measurement text, collections text[], variables jsonb
-) returns boolean
-  language plpgsql volatile security definer
-  set search_path = pg_catalog
-as $$
-declare
-  unknown text;
-  is_complete boolean;
-begin
-  if not (app_hidden.is_member(record_measurement_completion.case_id) or app_hidden.is_coordinator()) then
+/**
+ * The refusals of app_hidden.record_measurement_completion, the same in every version of it
+ * (0016 here, 0110 in completion-migration.ts): not involved, already recorded (false), no or an
+ * unknown questionnaire.
+ */
+export function completionRefusalsSql(): string {
+  return `  if not (app_hidden.is_member(record_measurement_completion.case_id) or app_hidden.is_coordinator()) then
     raise exception 'Not involved in this case' using errcode = '42501', hint = 'NOT_INVOLVED';
   end if;
   -- Told once: a completion already recorded needs no check of the records (most writes).
@@ -117,17 +108,12 @@ ${wrap(INSTRUMENT_CODES.map(literal), '     ')}
    limit 1;
   if found then
     raise exception 'Unknown questionnaire %', unknown using errcode = '22023';
-  end if;
-  -- One statement, planned once; it stops at the first questionnaire without a complete record.
-  execute (
-    select 'select ' || string_agg(format(
-      'exists (select 1 from app_public.%I r where r.case_id = $1 and r.time_of_measurement = $2 and r.complete)', c), ' and ')
-      from unnest(collections) c)
-    into is_complete using record_measurement_completion.case_id, record_measurement_completion.time_of_measurement;
-  if not is_complete then
-    return false;
-  end if;
-  insert into app_private.measurement_completions (case_id, time_of_measurement)
+  end if;`;
+}
+
+/** Its end, once the due records are complete: record the time once and tell the workflow. */
+export function completionRecordSql(): string {
+  return `  insert into app_private.measurement_completions (case_id, time_of_measurement)
   values (record_measurement_completion.case_id, record_measurement_completion.time_of_measurement)
   on conflict do nothing;
   if not found then
@@ -139,7 +125,35 @@ ${wrap(INSTRUMENT_CODES.map(literal), '     ')}
          else record_measurement_completion.time_of_measurement || 'MeasurementCompleted' end,
     coalesce(variables, '{}'::jsonb)
       || jsonb_build_object('timeOfMeasurement', jsonb_build_object('value', record_measurement_completion.time_of_measurement, 'type', 'String')));
-  return true;
+  return true;`;
+}
+
+function completionSql(): string {
+  return `-- Completed times of measurement ------------------------------------------------------------
+
+-- As in 0013, with the same checks and answers; the questionnaires are now checked against the
+-- known collections and their records read in one statement.
+create or replace function app_hidden.record_measurement_completion(
+  case_id uuid, time_of_measurement text, collections text[], variables jsonb
+) returns boolean
+  language plpgsql volatile security definer
+  set search_path = pg_catalog
+as $$
+declare
+  unknown text;
+  is_complete boolean;
+begin
+${completionRefusalsSql()}
+  -- One statement, planned once; it stops at the first questionnaire without a complete record.
+  execute (
+    select 'select ' || string_agg(format(
+      'exists (select 1 from app_public.%I r where r.case_id = $1 and r.time_of_measurement = $2 and r.complete)', c), ' and ')
+      from unnest(collections) c)
+    into is_complete using record_measurement_completion.case_id, record_measurement_completion.time_of_measurement;
+  if not is_complete then
+    return false;
+  end if;
+${completionRecordSql()}
 end;
 $$;
 `;
