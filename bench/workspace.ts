@@ -8,12 +8,21 @@ import type pg from 'pg';
 import type { LoadRequest } from './load';
 import { runOnce, type SqlRequest } from './sql-load';
 import type { SeededWorkspace } from './workspace-seed';
-import { PROFILE_COLUMNS } from '../src/server/auth/service';
+import { ME_STATEMENT } from './floor-server';
 import { documentText, operationName } from '../src/web/api/graphql';
 import { CASE_LIST_PAGE_SIZE, CaseListWithMessageCounts, CaseWithMessages, PAGED_CASES_PAGE_SIZE, PagedCases, ShortPagedCases } from '../src/web/features/cases/api';
 
+/**
+ * Who sends a scenario's request and so which path answers it: 'web', what the web app sends
+ * (its declared documents, answered by one statement on the compiled path, the REST reads and
+ * `me`), which the floor server (floor-server.ts) answers too; 'other', a lighter selection of
+ * another client, answered by PostGraphile's general path, which the floor server cannot.
+ */
+export type ScenarioGroup = 'web' | 'other';
+
 export interface WorkspaceScenario {
   name: string;
+  group: ScenarioGroup;
   /** The p99 this scenario must reach on PostgreSQL (issue "Speed at clinic scale"). */
   p99TargetMs: number;
   request: LoadRequest;
@@ -209,7 +218,9 @@ export function workspaceScenarios(seed: SeededWorkspace, tokens: WorkspaceToken
     caseList(`CaseListWithMessageCounts light form, coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id, null),
     caseList(`CaseListWithMessageCounts light form search "${search}", coordinator`, tokens.coordinator, coordinator.id, search),
     webCaseList(`therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
+    webCaseList('therapist', tokens.therapist, therapist.id, 0, search),
     webCaseList(coordinatorCases, tokens.coordinator, coordinator.id),
+    webCaseList('coordinator', tokens.coordinator, coordinator.id, 0, search),
     ...deepPages(seed.listedCases, CASE_LIST_PAGE_SIZE, [lastFullPage]).map((offset) => webCaseList(coordinatorCases, tokens.coordinator, coordinator.id, offset)),
     pagedCases('PagedCases', PAGED_CASES_SQL, `therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
     pagedCases('PagedCases', PAGED_CASES_SQL, coordinatorCases, tokens.coordinator, coordinator.id),
@@ -217,7 +228,7 @@ export function workspaceScenarios(seed: SeededWorkspace, tokens: WorkspaceToken
       pagedCases('PagedCases', PAGED_CASES_SQL, coordinatorCases, tokens.coordinator, coordinator.id, offset)),
     pagedCases('ShortPagedCases', SHORT_PAGED_CASES_SQL, `therapist (${therapist.caseIds.length} cases)`, tokens.therapist, therapist.id),
     pagedCases('ShortPagedCases', SHORT_PAGED_CASES_SQL, `coordinator (${seed.listedCases} cases)`, tokens.coordinator, coordinator.id),
-    caseWithMessages(`CaseWithMessages, therapist (each of ${therapist.caseIds.length} cases)`, tokens.therapist, therapist),
+    caseWithMessages(`CaseWithMessages light form, therapist (each of ${therapist.caseIds.length} cases)`, tokens.therapist, therapist),
     webCaseWithMessages(`CaseWithMessages web document, therapist (each of ${therapist.caseIds.length} cases)`, tokens.therapist, therapist),
     myMessages('GET /api/my_messages unread, therapist', MY_UNREAD_PATH, MY_UNREAD_SQL, tokens.therapist, therapist.id),
     myMessages('GET /api/my_messages unread, 50 newest, therapist', MY_UNREAD_PAGE_PATH, MY_UNREAD_PAGE_SQL, tokens.therapist, therapist.id),
@@ -231,11 +242,12 @@ const ME_P99_TARGET_MS = 20;
 
 /** The profile every screen loads first, and its SQL (the columns of auth/service.ts). */
 function me(name: string, token: string, userId: string): WorkspaceScenario {
-  const sql: SqlRequest = { userId, text: `select ${PROFILE_COLUMNS} from app_public.users where id = app_public.current_user_id()`, values: [[]] };
+  const sql: SqlRequest = { userId, text: ME_STATEMENT, values: [[]] };
   const path = '/api/auth/users/me';
   const headers = { accept: 'application/json', authorization: `Bearer ${token}` };
   return {
     name,
+    group: 'web',
     p99TargetMs: ME_P99_TARGET_MS,
     request: { method: 'GET', path, headers },
     sql,
@@ -253,6 +265,7 @@ function caseList(name: string, token: string, userId: string, search: string | 
   const sql: SqlRequest = { userId, text: CASE_LIST_SQL, values: [[search, null]] };
   return {
     name,
+    group: 'other',
     p99TargetMs: P99_TARGET_MS,
     request: graphql(CASE_LIST_QUERY, [variables], token),
     sql,
@@ -313,14 +326,18 @@ function pagedCases(operation: 'PagedCases' | 'ShortPagedCases', text: string, w
   });
 }
 
-/** The web's CaseListWithMessageCounts document, no search, the first page or the one at `offset`, as the web app sends it. */
-function webCaseList(who: string, token: string, userId: string, offset = 0): WorkspaceScenario {
+/**
+ * The web's CaseListWithMessageCounts document as the web app sends it: the first page or the
+ * one at `offset`, without a search or with the seed's (the case list's search box).
+ */
+function webCaseList(who: string, token: string, userId: string, offset = 0, search: string | null = null): WorkspaceScenario {
+  const searching = search === null ? '' : ` search "${search}"`;
   return webList({
-    name: pageName(`CaseListWithMessageCounts web document, ${who}`, offset),
+    name: pageName(`CaseListWithMessageCounts web document${searching}, ${who}`, offset),
     document: CaseListWithMessageCounts,
     rootField: 'caseList',
-    variables: { search: null, stage: null, first: CASE_LIST_PAGE_SIZE, offset },
-    sql: { userId, text: WEB_CASE_LIST_SQL, values: [[null, null, CASE_LIST_PAGE_SIZE, offset]] },
+    variables: { search, stage: null, first: CASE_LIST_PAGE_SIZE, offset },
+    sql: { userId, text: WEB_CASE_LIST_SQL, values: [[search, null, CASE_LIST_PAGE_SIZE, offset]] },
     token,
     fullPage: offset > 0 ? CASE_LIST_PAGE_SIZE : undefined,
   });
@@ -347,6 +364,7 @@ function webList({ name, document, rootField, variables, sql, token, fullPage }:
   const query = documentText(document);
   return {
     name,
+    group: 'web',
     p99TargetMs: P99_TARGET_MS,
     request: graphql(query, [variables], token, operationName(document)),
     sql,
@@ -378,6 +396,7 @@ function webCaseWithMessages(name: string, token: string, therapist: SeededWorks
   const sql: SqlRequest = { userId: therapist.id, text: 'select app_hidden.case_with_messages_json($1) as json', values: therapist.caseIds.map((id) => [id]) };
   return {
     name,
+    group: 'web',
     p99TargetMs: P99_TARGET_MS,
     request: graphql(query, therapist.caseIds.map((id) => ({ id })), token, operationName(CaseWithMessages)),
     sql,
@@ -398,6 +417,7 @@ function caseWithMessages(name: string, token: string, therapist: SeededWorkspac
   const sql: SqlRequest = { userId: therapist.id, text: CASE_WITH_MESSAGES_SQL, values: therapist.caseIds.map((id) => [id]) };
   return {
     name,
+    group: 'other',
     p99TargetMs: P99_TARGET_MS,
     // One body per case, used in turn: a therapist opens all of their cases, not one.
     request: graphql(CASE_WITH_MESSAGES_QUERY, therapist.caseIds.map((id) => ({ id })), token),
@@ -421,6 +441,7 @@ function myMessages(name: string, path: string, text: string, token: string, use
   const sql: SqlRequest = { userId, text, values: [[]] };
   return {
     name,
+    group: 'web',
     p99TargetMs: P99_TARGET_MS,
     request: { method: 'GET', path, headers: { accept: 'application/json', authorization: `Bearer ${token}` } },
     sql,
