@@ -33,6 +33,7 @@ import { negotiateMedia, parseQuery, parseRangeHeader, resolveWindow } from '../
 import { compileRegistry, type CompiledCollection } from '../src/server/rest/registry';
 import { contentRange, rangeStatus } from '../src/server/rest/routes';
 import { buildSelect } from '../src/server/rest/sql';
+import type { LoadRequest } from './load';
 
 /** The statement of GET /api/auth/users/me (getProfile in src/server/auth/service.ts). */
 export const ME_STATEMENT = `select ${PROFILE_COLUMNS} from app_public.users where id = app_public.current_user_id()`;
@@ -145,4 +146,27 @@ export async function startFloorServer(pool: pg.Pool, users: ReadonlyMap<string,
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/**
+ * The floor server must answer as the API does (status, content type and body, byte for byte),
+ * for the first few request bodies, or its figures would be those of another answer.
+ */
+export async function checkFloor(scenario: { name: string; request: LoadRequest }, baseUrl: string, floorUrl: string): Promise<void> {
+  const { request } = scenario;
+  const bodies = request.bodies?.length ? request.bodies.slice(0, 5) : [undefined];
+  for (const body of bodies) {
+    const ask = async (base: string) => {
+      const response = await fetch(base + request.path, { method: request.method, headers: request.headers, body });
+      return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+    };
+    const api = await ask(baseUrl);
+    const floor = await ask(floorUrl);
+    if (api.status !== floor.status || api.type !== floor.type || api.text !== floor.text) {
+      throw new Error(
+        `${scenario.name}: the floor server answers otherwise than the API (status ${floor.status}/${api.status}, ` +
+          `${floor.type}/${api.type}, ${floor.text.length}/${api.text.length} characters): ${floor.text.slice(0, 200)}`,
+      );
+    }
+  }
 }

@@ -3,7 +3,9 @@
  * with one client at a time (figures that hold while other work shares the machine): for each
  * scenario of workspace.ts, the API's Node CPU (server thread), PostgreSQL CPU and statement
  * time and round trips per request, beside the same for its direct SQL (withUser, one pooled
- * connection). At concurrency 32 on two cores a p99 is about 32 × (CPU per request) / 2, so the
+ * connection), and for the web app's requests the same on the floor server (floor-server.ts:
+ * bare node:http sending the API's own message), so API minus floor is what Sanad's server code
+ * costs and floor minus SQL what any HTTP server costs. At concurrency 32 on two cores a p99 is about 32 × (CPU per request) / 2, so the
  * sum of Node and PostgreSQL CPU is the figure that decides the latency targets.
  *
  * PostgreSQL only (backends are read from /proc). BENCH_WORKSPACE_URL: a database seeded earlier
@@ -18,6 +20,7 @@ import { activeMs, backendTicks, countQueries, CPU_NOTE, describeFigures, measur
 import { findPostgresServer, openPostgresBench, type BenchDatabase } from './databases';
 import { migrationsDir, openExistingPostgres, serverPoolSize, startServer, timed } from './harness';
 import type { ClientScript, LoadRequest } from './load';
+import { checkFloor, startFloorServer, type FloorServer } from './floor-server';
 import { signIn } from './scenarios';
 import { preparedQuery, type SqlRequest } from './sql-load';
 import { workspaceScenarios } from './workspace';
@@ -73,15 +76,29 @@ async function main(): Promise<void> {
   await monitor.connect();
   const pool = new pg.Pool({ connectionString: database.databaseUrl, max: 1 });
   const { sanad, baseUrl } = await startServer(database);
+  let floor: FloorServer | undefined;
   try {
     const tokens = { therapist: await signIn(baseUrl, seed.therapist.username), coordinator: await signIn(baseUrl, seed.coordinator.username) };
+    floor = await startFloorServer(
+      database.db.pool,
+      new Map([
+        [tokens.therapist, seed.therapist.id],
+        [tokens.coordinator, seed.coordinator.id],
+      ]),
+    );
     for (const scenario of workspaceScenarios(seed, tokens).filter((s) => !process.env.BENCH_SCENARIO || s.name.includes(process.env.BENCH_SCENARIO))) {
       await scenario.check(baseUrl, pool);
       console.log(describeFigures(await measureScript(scenario.name, script(scenario.request), baseUrl, monitor, process.env.BENCH_CPU_PROFILE)));
+      if (scenario.group === 'web') {
+        await checkFloor(scenario, baseUrl, floor.baseUrl);
+        const figures = await measureScript(`${scenario.name}, floor server`, script(scenario.request), floor.baseUrl, monitor, process.env.BENCH_CPU_PROFILE);
+        console.log(describeFigures(figures));
+      }
       console.log(await measureSql(scenario.sql, pool, monitor));
     }
     console.log(`\n${CPU_NOTE}`);
   } finally {
+    await floor?.close();
     await sanad.close();
     await pool.end();
     await monitor.end();

@@ -49,7 +49,7 @@ import {
 import { runLoad, summarize, type Summary } from './load';
 import { describeMachine, formatColumns, milliseconds, type Column } from './report';
 import { describePlacement, missedAbove, missedBelow, placeTargets, type TargetPlacement } from './floor';
-import { startFloorServer, type FloorServer } from './floor-server';
+import { checkFloor, startFloorServer, type FloorServer } from './floor-server';
 import { signIn } from './scenarios';
 import { runSqlLoad } from './sql-load';
 import { workspaceScenarios, type ScenarioGroup, type WorkspaceScenario } from './workspace';
@@ -143,29 +143,6 @@ function baselinePool(database: BenchDatabase): { pool: pg.Pool; close: () => Pr
   // end a closing connection with an error, which must not crash the benchmark (as in the app).
   pool.on('error', () => undefined);
   return { pool, close: () => pool.end() };
-}
-
-/**
- * The floor server must answer as the API does (status, content type and body, byte for byte),
- * for the first few request bodies, or its figures would be those of another answer.
- */
-async function checkFloor(scenario: WorkspaceScenario, baseUrl: string, floorUrl: string): Promise<void> {
-  const { request } = scenario;
-  const bodies = request.bodies?.length ? request.bodies.slice(0, 5) : [undefined];
-  for (const body of bodies) {
-    const ask = async (base: string) => {
-      const response = await fetch(base + request.path, { method: request.method, headers: request.headers, body });
-      return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
-    };
-    const api = await ask(baseUrl);
-    const floor = await ask(floorUrl);
-    if (api.status !== floor.status || api.type !== floor.type || api.text !== floor.text) {
-      throw new Error(
-        `${scenario.name}: the floor server answers otherwise than the API (status ${floor.status}/${api.status}, ` +
-          `${floor.type}/${api.type}, ${floor.text.length}/${api.text.length} characters): ${floor.text.slice(0, 200)}`,
-      );
-    }
-  }
 }
 
 function describe(side: string, summary: Summary): string {
