@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTRUMENT_CODES, PHQ9, score } from '../../src/domain/instruments';
+import { queryOnceAsUser, preparedStatementName } from '../../src/server/db/transaction';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -80,6 +81,52 @@ describe('POST of a whole record in one message', () => {
     const writes = await t.database.db.pool.query<{ operation: string }>('select operation from app_public.audit_log where record_id = $1 order by id', [stored.id]);
     // Eight different bodies: one insert, then seven updates, each one write (no second write of the scores).
     expect(writes.rows.map((r) => r.operation)).toEqual(['INSERT', ...Array<string>(7).fill('UPDATE')]);
+  });
+
+  it('runs its statements prepared on the connection, under the row-level security of whoever sends them', async () => {
+    const owner = await t.user({ flags: ['patient'] });
+    const other = await t.user({ flags: ['patient'] });
+    const save = (person: Person, body: unknown) => t.api('POST', '/api/phq9', { body, token: person.token, headers: UPSERT });
+    // Enough saves of the patient's own record that PostgreSQL may settle on a generic plan.
+    for (let i = 0; i < 8; i++) {
+      const response = await save(owner, { case_id: owner.caseId, time_of_measurement: 'post', ...CALM, item1: i % 4 });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+    }
+    const stored = async (time: string) =>
+      (await t.database.db.pool.query('select item1, total from app_public.phq9 where case_id = $1 and time_of_measurement = $2', [owner.caseId, time])).rows;
+    const saved = await stored('post');
+    expect(saved).toEqual([{ item1: 3, total: String(score(PHQ9, { ...CALM, item1: 3 }).total) }]);
+    // Another patient's whole record for this case, as update and as insert, on every connection of the pool.
+    for (let i = 0; i < 8; i++) {
+      for (const time of ['post', 'fu1']) {
+        const refused = await save(other, { case_id: owner.caseId, time_of_measurement: time, ...CALM });
+        expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+        expect(refused.body.code).toBe('42501');
+      }
+    }
+    expect(await stored('post')).toEqual(saved);
+    expect(await stored('fu1')).toEqual([]);
+    // The other patient's own record, by the same prepared statements, reads back as theirs.
+    const own = await save(other, { case_id: other.caseId, time_of_measurement: 'post', ...CALM });
+    expect(own.status, JSON.stringify(own.body)).toBe(201);
+    expect(own.body).toMatchObject([{ case_id: other.caseId, submitter_id: other.id, item1: 0, total: null }]);
+  });
+
+  it('prepares a named statement once per connection and executes it with each message’s values', async () => {
+    const owner = await t.user({ flags: ['patient'] });
+    expect((await t.api('POST', '/api/phq9', { body: { case_id: owner.caseId, time_of_measurement: 'post', ...CALM }, token: owner.token, headers: UPSERT })).status).toBe(201);
+    const statement = { text: 'select count(*)::int as n from app_public.phq9 where case_id = $1 and time_of_measurement = $2', values: [owner.caseId, 'post'] };
+    const named = { ...statement, name: preparedStatementName(statement.text) };
+    const listed = { text: 'select array_agg(name::text) as names from pg_prepared_statements where name = $1', values: [named.name] };
+    for (const time of ['post', 'fu1', 'post']) {
+      const [result, prepared] = await queryOnceAsUser(t.database.db.pool, { userId: owner.id }, [{ ...named, values: [owner.caseId, time] }, listed]);
+      expect(result!.rows).toEqual([{ n: time === 'post' ? 1 : 0 }]);
+      expect(prepared!.rows).toEqual([{ names: [named.name] }]);
+    }
+    // Another patient runs the same prepared statement and sees none of this case's records.
+    const other = await t.user({ flags: ['patient'] });
+    const [hidden] = await queryOnceAsUser(t.database.db.pool, { userId: other.id }, [named]);
+    expect(hidden!.rows).toEqual([{ n: 0 }]);
   });
 
   it('raises a record’s safety signal once, with its group, however often the record is saved (0111)', async () => {

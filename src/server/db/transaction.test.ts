@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inlineParameters } from './transaction';
+import { inlineParameters, preparedStatementName } from './transaction';
 
 describe('inlineParameters', () => {
   it('quotes every value as a literal PostgreSQL types from its context, as it types a bind parameter', () => {
@@ -22,5 +22,15 @@ describe('inlineParameters', () => {
   it('refuses a NUL, which cannot travel in a simple-protocol message, and a placeholder without a value', () => {
     expect(() => inlineParameters({ text: 'select $1', values: ['a\0b'] })).toThrow(/NUL/);
     expect(() => inlineParameters({ text: 'select $2', values: ['a'] })).toThrow(/no value for \$2/);
+  });
+});
+
+describe('preparedStatementName', () => {
+  it('names each statement text once, and the same text by the same name', () => {
+    const text = `select $1::int + ${Math.random()}`;
+    const name = preparedStatementName(text);
+    expect(name).toMatch(/^sanad_once_\d+$/);
+    expect(preparedStatementName(text)).toBe(name);
+    expect(preparedStatementName(`${text} + 1`)).not.toBe(name);
   });
 });

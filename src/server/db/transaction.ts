@@ -121,6 +121,12 @@ export type SignedInRole = (typeof SIGNED_IN_ROLES)[number];
 export interface Statement {
   text: string;
   values: readonly unknown[];
+  /**
+   * For queryOnceAsUser: the statement travels as `execute <name>(…)` of a statement prepared
+   * under this name on its connection (preparedStatementName), so PostgreSQL parses and plans
+   * it once per connection instead of once per message.
+   */
+  name?: string;
 }
 
 /** A parameter as a PostgreSQL array literal's element, as node-postgres would send it. */
@@ -153,19 +159,78 @@ export function inlineParameters(statement: Statement): string {
   return statement.text.replace(/\$(\d+)/g, (_match, digits: string) => {
     const index = Number(digits) - 1;
     if (!(index >= 0 && index < statement.values.length)) throw new Error(`inlineParameters: no value for $${digits}`);
-    const value = statement.values[index];
-    if (value === null || value === undefined) return 'null';
-    const text = parameterText(value);
-    if (text.includes('\0')) throw new RangeError('A parameter holds a NUL character');
-    return escapeLiteral(text);
+    return parameterLiteral(statement.values[index]);
   });
+}
+
+/** A parameter as a quoted literal, or `null`; a NUL cannot travel in a simple-protocol message. */
+function parameterLiteral(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  const text = parameterText(value);
+  if (text.includes('\0')) throw new RangeError('A parameter holds a NUL character');
+  return escapeLiteral(text);
+}
+
+/**
+ * At most this many statement texts get a prepared name: texts come from the REST builders,
+ * whose column and select lists a client chooses, so the statements a connection keeps are
+ * bounded. Later texts travel inlined, as unnamed statements do.
+ */
+const MAX_PREPARED_TEXTS = 256;
+const preparedNames = new Map<string, string>();
+
+/**
+ * The name under which a statement text is prepared on each connection that runs it, or
+ * undefined once MAX_PREPARED_TEXTS texts have names. The text must hold `$` only as
+ * placeholders, as for inlineParameters.
+ */
+export function preparedStatementName(text: string): string | undefined {
+  const known = preparedNames.get(text);
+  if (known !== undefined || preparedNames.size >= MAX_PREPARED_TEXTS) return known;
+  const name = `sanad_once_${preparedNames.size + 1}`;
+  preparedNames.set(text, name);
+  return name;
+}
+
+/** The names prepared on each connection (a pool's client is its connection, for its life). */
+const preparedOn = new WeakMap<pg.ClientBase, Set<string>>();
+
+/**
+ * Prepares on the connection the named statements it does not hold yet, each in a message of
+ * its own outside any transaction: a PREPARE is not undone by a rollback, so one sent inside the
+ * request's message would leave unknown whether it took effect when a later statement failed.
+ * Prepared as the pool's role; PostgreSQL re-plans a statement under row-level security when
+ * it is executed as another role (the request's), so policies apply as for any statement.
+ */
+async function prepareNamed(client: pg.ClientBase, statements: readonly Statement[]): Promise<void> {
+  let prepared = preparedOn.get(client);
+  for (const { name, text } of statements) {
+    if (name === undefined || prepared?.has(name)) continue;
+    try {
+      await client.query(`prepare ${name} as ${text}`);
+    } catch (error) {
+      // 42P05: prepared on this connection by a message whose answer was lost; it is the same text.
+      if ((error as { code?: string }).code !== '42P05') throw error;
+    }
+    if (!prepared) preparedOn.set(client, (prepared = new Set()));
+    prepared.add(name);
+  }
+}
+
+/** A statement as it travels in a simple-protocol message: executed by name, or with its parameters inlined. */
+function messageStatement(statement: Statement): string {
+  if (statement.name === undefined) return inlineParameters(statement);
+  if (statement.values.length === 0) return `execute ${statement.name}`;
+  return `execute ${statement.name}(${statement.values.map(parameterLiteral).join(', ')})`;
 }
 
 /**
  * Statements as the request role in one round trip: the transaction, role, user id, the
- * statements (their parameters inlined) and the commit travel as one simple-protocol message,
- * where withUser needs three messages for one statement. For reads: at concurrency 32 the round
- * trips cost both processes more CPU than a short statement does. Answers each statement's result.
+ * statements (their parameters inlined, or executed by name when they carry one) and the commit
+ * travel as one simple-protocol message, where withUser needs three messages for one statement.
+ * For reads: at concurrency 32 the round trips cost both processes more CPU than a short
+ * statement does. A named statement the connection has not prepared yet costs one more round
+ * trip, once per connection. Answers each statement's result.
  */
 export async function queryOnceAsUser(
   pool: pg.Pool,
@@ -177,10 +242,11 @@ export async function queryOnceAsUser(
   const userId = checkedUserId(settings['jwt.claims.user_id']);
   if (role !== 'sanad_user' && (!identity.userId || !SIGNED_IN_ROLES.includes(role))) throw new Error(`queryOnceAsUser: ${role} is for signed-in people`);
   const setup = `begin; set local role ${role === 'sanad_user' ? settings.role : role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)${timeoutSetting()}`;
-  const message = [setup, ...statements.map(inlineParameters), 'commit'].join('; ');
+  const message = [setup, ...statements.map(messageStatement), 'commit'].join('; ');
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
+    await prepareNamed(client, statements);
     const results = (await client.query(message)) as unknown as pg.QueryResult[];
     return results.slice(4, 4 + statements.length);
   } catch (error) {

@@ -239,9 +239,18 @@ describe('collections that read back (readFrom, afterWrite)', () => {
       'insert into "rest_test"."scores" as _t ("case_id", "label", "score") values ($1, $2, $3) on conflict ("case_id", "label") do update set "score" = excluded."score"',
     );
     expect(upsert!.values).toEqual([ID, 'a', 3]);
-    expect(after).toBe(completion);
-    expect(readBack).toEqual(buildReadBackByKey(scored, ['case_id', 'label'], row, { select: null, stripNulls: false }));
+    expect(after).toMatchObject(completion);
+    expect(readBack).toMatchObject(buildReadBackByKey(scored, ['case_id', 'label'], row, { select: null, stripNulls: false }));
     expect(rest).toEqual([]);
+    // Each travels as a statement prepared once per connection, named after its text.
+    const names = [upsert, after, readBack].map((s) => s!.name);
+    expect(names.every((name) => typeof name === 'string' && /^sanad_once_\d+$/.test(name))).toBe(true);
+    expect(new Set(names).size).toBe(3);
+    // The same record in another key order, with other values, is the same statement.
+    const again = buildPlannedUpsert(scored, { row: { score: 1, label: 'b', case_id: ID }, after: [completion] }, { select: null, stripNulls: false });
+    expect(again.map((s) => s.text)).toEqual([upsert, after, readBack].map((s) => s!.text));
+    expect(again.map((s) => s.name)).toEqual(names);
+    expect(again[0]!.values).toEqual([ID, 'b', 1]);
     // return=minimal: nothing is read back.
     expect(buildPlannedUpsert(scored, { row, after: [] }, null)).toHaveLength(1);
     const keyless = compileRegistry([{ ...scores, name: 'keyless', conflictKey: undefined }]).get('keyless')!;

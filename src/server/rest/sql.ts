@@ -11,7 +11,7 @@
  */
 import { RestError, RestParseError, undefinedColumn } from './errors';
 import type { Condition, Filter, Operation, OrderTerm, SelectItem, Window } from './grammar';
-import type { Statement } from '../db/transaction';
+import { preparedStatementName, type Statement } from '../db/transaction';
 import { quoteIdent, type ColumnType, type CompiledCollection, type Row, type WritePlan } from './registry';
 import { filterValue, toParameter } from './values';
 
@@ -290,8 +290,22 @@ export function buildInsert(collection: CompiledCollection, request: InsertReque
 export function buildPlannedUpsert(collection: CompiledCollection, plan: Pick<WritePlan, 'row' | 'after'>, returning: Returning | null): Statement[] {
   const key = collection.conflictKey;
   if (!key) throw new Error(`REST collection "${collection.name}": a planned upsert needs a conflict key`);
-  const upsert = insertStatement(collection, { rows: [plan.row], onConflict: { target: key, action: 'merge', keep: new Set() }, returning: null });
-  return [upsert, ...plan.after, ...(returning ? [buildReadBackByKey(collection, key, plan.row, returning)] : [])];
+  const row = inRegistryOrder(collection, plan.row);
+  const upsert = insertStatement(collection, { rows: [row], onConflict: { target: key, action: 'merge', keep: new Set() }, returning: null });
+  const statements = [upsert, ...plan.after, ...(returning ? [buildReadBackByKey(collection, key, row, returning)] : [])];
+  // speed (issue 17): each is parsed and planned once per connection (queryOnceAsUser).
+  return statements.map((s) => ({ ...s, name: preparedStatementName(s.text) }));
+}
+
+/**
+ * The row's columns in the registry's order, whatever order the client sent them in, so that
+ * the same record is always the same statement text (and the same prepared statement).
+ */
+function inRegistryOrder(collection: CompiledCollection, row: Row): Row {
+  const ordered: Row = {};
+  for (const column of collection.columnNames) if (Object.hasOwn(row, column)) ordered[column] = row[column];
+  for (const column of Object.keys(row)) if (!Object.hasOwn(ordered, column)) ordered[column] = row[column];
+  return ordered;
 }
 
 /** The insert itself, without what it returns. */
