@@ -102,7 +102,7 @@ describe('reads', () => {
   };
 
   it('selects the registry columns for *, aggregated to JSON, in the default order', () => {
-    expect(read('')).toEqual({
+    expect(read('')).toMatchObject({
       text:
         `select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n from (` +
         `select "id", "case_id", "label", "score", "ratio", "done", "answers", "tags", "taken_at" from "rest_test"."scores" where true order by "taken_at" desc nulls last) _r`,
@@ -124,6 +124,16 @@ describe('reads', () => {
     expect(q.text).toContain('json_agg(json_strip_nulls(to_json(_r)))');
   });
 
+  it('names reads and counts for preparing once per connection: the same text, the same name', () => {
+    const first = read('select=id&score=gt.1');
+    const again = read('select=id&score=gt.7');
+    const other = read('select=id,score&score=gt.1');
+    expect(first.name).toMatch(/^sanad_once_\d+$/);
+    expect(again.name).toBe(first.name);
+    expect(other.name).not.toBe(first.name);
+    expect(buildCount(collection, []).name).toMatch(/^sanad_once_\d+$/);
+  });
+
   it('refuses unknown columns in select and order, and unsafe aliases', () => {
     expect(errorOf(() => read('select=id,secret')).message).toBe('column scores.secret does not exist');
     expect(errorOf(() => read('order=secret.desc')).code).toBe('42703');
@@ -131,7 +141,7 @@ describe('reads', () => {
   });
 
   it('counts with the same filters', () => {
-    expect(buildCount(collection, parseQuery('score=gt.1').where)).toEqual({
+    expect(buildCount(collection, parseQuery('score=gt.1').where)).toMatchObject({
       text: 'select count(*)::bigint as total from "rest_test"."scores" where "score" > $1',
       values: ['1'],
     });

@@ -172,21 +172,31 @@ export interface ReadRequest {
   stripNulls: boolean;
 }
 
+/**
+ * A read's statement with its prepared name: queryOnceAsUser executes it by name, so PostgreSQL
+ * parses and plans it once per connection, not once per request (speed, issue 17: the unread
+ * poll's statement cost 1.2 ms planned each time against 0.6 ms prepared). Only for statements
+ * sent through queryOnceAsUser: node-postgres would read `name` as its own prepared statement.
+ */
+function named(query: SqlQuery): SqlQuery & Statement {
+  return { ...query, name: preparedStatementName(query.text) };
+}
+
 /** The rows of a GET, as one JSON array. */
-export function buildSelect(collection: CompiledCollection, request: ReadRequest): SqlQuery {
+export function buildSelect(collection: CompiledCollection, request: ReadRequest): SqlQuery & Statement {
   const params = new Params();
   const columns = selectListSql(collection, request.select);
   const where = whereSql(collection, request.where, params);
   let inner = `select ${columns} from ${collection.sqlReadTable} where ${where}${orderSql(collection, request.order)}`;
   if (request.window.limit !== null) inner += ` limit ${params.add(request.window.limit)}`;
   if (request.window.offset > 0) inner += ` offset ${params.add(request.window.offset)}`;
-  return { text: aggregate(`(${inner}) _r`, '_r', request.stripNulls), values: params.values };
+  return named({ text: aggregate(`(${inner}) _r`, '_r', request.stripNulls), values: params.values });
 }
 
 /** The number of rows the filters match (`Prefer: count=exact`). */
-export function buildCount(collection: CompiledCollection, where: readonly Condition[]): SqlQuery {
+export function buildCount(collection: CompiledCollection, where: readonly Condition[]): SqlQuery & Statement {
   const params = new Params();
-  return { text: `select count(*)::bigint as total from ${collection.sqlReadTable} where ${whereSql(collection, where, params)}`, values: params.values };
+  return named({ text: `select count(*)::bigint as total from ${collection.sqlReadTable} where ${whereSql(collection, where, params)}`, values: params.values });
 }
 
 /** What to return from a write: the select list and JSON options, or nothing (`return=minimal`). */
