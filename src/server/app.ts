@@ -16,6 +16,7 @@ import { migrationsUpToDate } from './db/migrate';
 import { ANONYMOUS } from './db/transaction';
 import { HttpError, inputSqlStatus } from './http/errors';
 import { registerSecurityHeaders } from './http/security-headers';
+import { OneLinePerRequest } from './http/request-log';
 import { createTokenService, loadSigningSecret, type TokenService } from './auth/tokens';
 import { SignInThrottle } from './auth/throttle';
 import { createRequestLimiter } from './http/rate-limits';
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     // Time to receive a whole request; slow senders do not hold a connection for long.
     requestTimeout: config.requestTimeoutMs,
     genReqId: () => crypto.randomUUID(),
+    logController: new OneLinePerRequest(),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   });
 
