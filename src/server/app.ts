@@ -200,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     requestTimeoutMs: config.requestTimeoutMs,
   });
   await registerGraphqlRoutes(app, config, db, graphql);
+
   // Workflow engine: deploy workflows/*.bpmn, the Camunda REST subset, the scheduler.
   const workflowHost = new WorkflowHost({
     pool: db.pool,
