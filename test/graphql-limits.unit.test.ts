@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { buildSchema, parse, validate } from 'postgraphile/graphql';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/server/config';
-import { checkRequest, measureOperation, selectOperation } from '../src/server/graphql/limits';
+import { checkRequest, measureOperation, ParsedDocuments, selectOperation } from '../src/server/graphql/limits';
 import { DOCUMENTS, documentText, operationName } from '../src/web/api/graphql';
 
 const schema = buildSchema(fs.readFileSync('schema.graphql', 'utf8'));
@@ -90,6 +90,44 @@ describe('refusing what the probe sent (issue 16 findings)', () => {
     expect(checkRequest(schema, { query: '{ nope' }, limits, signedIn).ok).toBe(true);
     expect(checkRequest(schema, { query: 42 }, limits, signedIn).ok).toBe(true);
     expect(checkRequest(schema, { query: 'query A { currentUser { id } }', operationName: 'B' }, limits, signedIn).ok).toBe(true);
+  });
+});
+
+describe('parsed documents kept by their text', () => {
+  it('give the same verdicts as a fresh parse, the second time too, whatever the variables', () => {
+    const documents = new ParsedDocuments();
+    const paged = 'query($n: Int) { allCasesList(first: $n) { caseMembersByCaseIdList { userByUserId { id } } } }';
+    const requests = [
+      { query: nestedCaseQuery(22) },
+      { query: nestedCaseQuery(3) },
+      { query: paged, variables: { n: 2 } },
+      { query: paged, variables: { n: 100000 } },
+      { query: '{ __schema { queryType { name } } }' },
+      { query: '{ nope' },
+      { query: `{ ${'a: id '.repeat(limits.maxTokens)} }` },
+    ];
+    for (const request of requests) {
+      for (const introspectionAllowed of [true, false]) {
+        const fresh = checkRequest(schema, request, limits, { introspectionAllowed });
+        expect(checkRequest(schema, request, limits, { introspectionAllowed, documents })).toEqual(fresh);
+        expect(checkRequest(schema, request, limits, { introspectionAllowed, documents })).toEqual(fresh);
+      }
+    }
+    expect(checkRequest(schema, { query: paged, variables: { n: 100000 } }, limits, { ...signedIn, documents })).toMatchObject({ ok: false, code: 'QUERY_TOO_COSTLY' });
+  });
+
+  it('keep a bounded number of texts, oldest out first, and neither long nor broken ones', () => {
+    const documents = new ParsedDocuments(2, 40);
+    const first = documents.parse('{ a }', 100);
+    expect(documents.parse('{ a }', 100)).toBe(first);
+    documents.parse('{ b }', 100);
+    documents.parse('{ c }', 100);
+    expect(documents.size).toBe(2);
+    expect(documents.parse('{ a }', 100)).not.toBe(first);
+    const long = `{ ${'x '.repeat(30)}}`;
+    expect(documents.parse(long, 100)).not.toBe(documents.parse(long, 100));
+    expect(() => documents.parse('{ nope', 100)).toThrow();
+    expect(documents.size).toBe(2);
   });
 });
 

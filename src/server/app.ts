@@ -16,6 +16,7 @@ import { migrationsUpToDate } from './db/migrate';
 import { ANONYMOUS } from './db/transaction';
 import { HttpError, inputSqlStatus } from './http/errors';
 import { registerSecurityHeaders } from './http/security-headers';
+import { OneLinePerRequest } from './http/request-log';
 import { createTokenService, loadSigningSecret, type TokenService } from './auth/tokens';
 import { SignInThrottle } from './auth/throttle';
 import { createRequestLimiter } from './http/rate-limits';
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     // Time to receive a whole request; slow senders do not hold a connection for long.
     requestTimeout: config.requestTimeoutMs,
     genReqId: () => crypto.randomUUID(),
+    logController: new OneLinePerRequest(),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   });
 
@@ -191,28 +193,13 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerDownloadRoutes(app, db.pool, config);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
-  // Polled interview reads are answered from kept answers while their data is unchanged.
-  // Issue 16: cost, depth, alias and root-field limits, refused before the read cache or
-  // PostGraphile spend anything on the request.
-  registerGraphqlLimits(app, { limits: config.graphqlLimits, introspectionForAnonymous: config.env !== 'production', schema: () => graphql.getSchema() });
-  const readCache = config.readCacheMb > 0 ? new ReadCache({ pool: db.pool, maxBytes: config.readCacheMb * 1024 * 1024 }) : undefined;
-  readCache?.register(app);
-  // The web's case lists, by their exact text, from one SQL statement each (compiled-lists.ts).
-  if (config.compiledLists) new CompiledLists({ pool: db.pool }).register(app);
   const graphql = createGraphql({
     pool: db.pool,
     graphiql: config.env !== 'production',
     maxRequestLength: config.bodyLimitBytes,
     requestTimeoutMs: config.requestTimeoutMs,
   });
-  await graphql.createServ(grafserv).addTo(app);
-  if (config.env !== 'production') {
-    // GraphiQL runs inline scripts; it exists only outside production, so relax CSP for it alone.
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (request.url.startsWith(GRAPHIQL_PATH)) reply.removeHeader('content-security-policy');
-      return payload;
-    });
-  }
+  await registerGraphqlRoutes(app, config, db, graphql);
 
   // Workflow engine: deploy workflows/*.bpmn, the Camunda REST subset, the scheduler.
   const workflowHost = new WorkflowHost({
@@ -262,6 +249,33 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
       mailer.close();
     },
   };
+}
+
+/**
+ * PostGraphile's routes with their own hooks, in a Fastify scope of their own: the guard, the
+ * read cache and the compiled lists see GraphQL requests only, so every other route (REST, the
+ * account routes, …) runs no preHandler, onSend or onResponse hook of theirs at all. The
+ * app-wide onRequest hooks (security headers, maintenance, identity, rate limits) and the error
+ * handler reach these routes as before, since a scope inherits its parent's.
+ */
+async function registerGraphqlRoutes(app: FastifyInstance, config: Config, db: Database, graphql: PostGraphileInstance): Promise<void> {
+  await app.register(async (scope) => {
+    // Issue 16: cost, depth, alias and root-field limits, refused before the read cache or
+    // PostGraphile spend anything on the request.
+    registerGraphqlLimits(scope, { limits: config.graphqlLimits, introspectionForAnonymous: config.env !== 'production', schema: () => graphql.getSchema() });
+    // Polled interview reads are answered from kept answers while their data is unchanged.
+    if (config.readCacheMb > 0) new ReadCache({ pool: db.pool, maxBytes: config.readCacheMb * 1024 * 1024 }).register(scope);
+    // The web's case lists, by their exact text, from one SQL statement each (compiled-lists.ts).
+    if (config.compiledLists) new CompiledLists({ pool: db.pool }).register(scope);
+    await graphql.createServ(grafserv).addTo(scope);
+    if (config.env !== 'production') {
+      // GraphiQL runs inline scripts; it exists only outside production, so relax CSP for it alone.
+      scope.addHook('onSend', async (request, reply, payload) => {
+        if (request.url.startsWith(GRAPHIQL_PATH)) reply.removeHeader('content-security-policy');
+        return payload;
+      });
+    }
+  });
 }
 
 /** 429 with Retry-After, shaped like the other errors of the route's area. */

@@ -10,7 +10,7 @@ import {
   confirmEmailChange,
   confirmPasswordReset,
   confirmRegistration,
-  getProfile,
+  getProfileJson,
   registerPatient,
   requestEmailChange,
   requestPasswordReset,
@@ -118,9 +118,9 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext): void
     return reply.status(204).send();
   });
 
-  app.get('/api/auth/users/me', async (request) => {
+  app.get('/api/auth/users/me', async (request, reply) => {
     requireUser(request);
-    return getProfile(ctx, request.identity);
+    return reply.type('application/json; charset=utf-8').send(await getProfileJson(ctx, request.identity));
   });
 
   app.patch<{ Body: ProfilePatch }>(

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'postgraphile/graphql';
-import { checkRequest, type GraphqlLimits, type GraphqlRequest } from './limits';
+import { checkRequest, ParsedDocuments, type GraphqlLimits, type GraphqlRequest } from './limits';
 import { GRAPHQL_PATH } from './preset';
 
 export interface GuardOptions {
@@ -31,6 +31,7 @@ function graphqlRequest(request: FastifyRequest): GraphqlRequest | undefined {
 }
 
 export function registerGraphqlLimits(app: FastifyInstance, options: GuardOptions): void {
+  const documents = new ParsedDocuments();
   app.addHook('preHandler', async (request, reply) => {
     if ((request.url.split('?')[0] ?? '') !== GRAPHQL_PATH) return undefined;
     const body = graphqlRequest(request);
@@ -38,6 +39,7 @@ export function registerGraphqlLimits(app: FastifyInstance, options: GuardOption
     const schema = await options.schema();
     const verdict = checkRequest(schema, body, options.limits, {
       introspectionAllowed: options.introspectionForAnonymous || request.identity.userId !== null,
+      documents,
     });
     if (verdict.ok) return undefined;
     return reply

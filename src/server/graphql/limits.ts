@@ -162,6 +162,36 @@ export interface GraphqlRequest {
 }
 
 /**
+ * Parsed documents by their exact text. The web app sends the same few documents all day and
+ * parsing one is most of what a check costs, so a document parsed once is measured again from
+ * its tree (never changed by measuring). Bounded in count and in the length of a kept text; the
+ * oldest goes first, and a text that does not parse is never kept.
+ */
+export class ParsedDocuments {
+  private readonly documents = new Map<string, DocumentNode>();
+  constructor(
+    private readonly maxEntries = 200,
+    private readonly maxLength = 20_000,
+  ) {}
+
+  parse(query: string, maxTokens: number): DocumentNode {
+    const kept = this.documents.get(query);
+    if (kept) return kept;
+    const document = parse(query, { maxTokens, noLocation: true });
+    if (query.length <= this.maxLength) {
+      const oldest = this.documents.size >= this.maxEntries ? this.documents.keys().next().value : undefined;
+      if (oldest !== undefined) this.documents.delete(oldest);
+      this.documents.set(query, document);
+    }
+    return document;
+  }
+
+  get size(): number {
+    return this.documents.size;
+  }
+}
+
+/**
  * The verdict on one request. Requests that do not parse, name no known operation, or carry
  * no query pass through untouched: PostGraphile answers those with its own clear error.
  */
@@ -169,12 +199,12 @@ export function checkRequest(
   schema: GraphQLSchema,
   request: GraphqlRequest,
   limits: GraphqlLimits,
-  options: { introspectionAllowed: boolean },
+  options: { introspectionAllowed: boolean; documents?: ParsedDocuments },
 ): LimitVerdict {
   if (typeof request.query !== 'string') return { ok: true, measure: undefined };
   let document: DocumentNode;
   try {
-    document = parse(request.query, { maxTokens: limits.maxTokens, noLocation: true });
+    document = options.documents ? options.documents.parse(request.query, limits.maxTokens) : parse(request.query, { maxTokens: limits.maxTokens, noLocation: true });
   } catch (error) {
     if (error instanceof Error && /more th\w+ \d+ tokens/i.test(error.message)) {
       return { ok: false, code: 'QUERY_TOO_LONG', message: `The query is too long: at most ${limits.maxTokens} tokens are allowed.` };
