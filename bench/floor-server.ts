@@ -5,10 +5,9 @@
  * one statement each, with the same bytes, by sending PostgreSQL the same message the API sends,
  * built by the server's own functions:
  *
- *   GET /api/auth/users/me           readAsUser with the profile statement (auth/service.ts getProfile)
+ *   GET /api/auth/users/me           readAsUser with the profile's JSON statement (auth/service.ts getProfileJson)
  *   GET /api/my_messages?…           the REST grammar, buildSelect and queryOnceAsUser (rest/routes.ts read)
- *   POST /api/graphql, a web document recognise() and the named statement of compiled-lists.ts,
- *                                    in a transaction opened by the same setup
+ *   POST /api/graphql, a web document recognise() and readCompiled of compiled-lists.ts
  *
  * What it leaves out is exactly what the API adds: routing and hooks, token verification, rate
  * limits, the GraphQL guard, logging. It takes the person from a fixed token → user id mapping
@@ -23,11 +22,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import type { FastifyRequest } from 'fastify';
-import { PROFILE_COLUMNS } from '../src/server/auth/service';
+import { PROFILE_COLUMNS, PROFILE_JSON } from '../src/server/auth/service';
 import { MY_MESSAGES } from '../src/server/collections';
-import { inTransaction, pgSettingsFor, queryOnceAsUser, readAsUser, type Identity } from '../src/server/db/transaction';
-import { recognise } from '../src/server/graphql/compiled-lists';
-import { transactionSetup } from '../src/server/graphql/pg-adaptor';
+import { queryOnceAsUser, readAsUser, type Identity } from '../src/server/db/transaction';
+import { readCompiled, recognise } from '../src/server/graphql/compiled-lists';
 import { GRAPHQL_PATH } from '../src/server/graphql/preset';
 import { negotiateMedia, parseQuery, parseRangeHeader, resolveWindow } from '../src/server/rest/grammar';
 import { compileRegistry, type CompiledCollection } from '../src/server/rest/registry';
@@ -35,7 +33,7 @@ import { contentRange, rangeStatus } from '../src/server/rest/routes';
 import { buildSelect } from '../src/server/rest/sql';
 import type { LoadRequest } from './load';
 
-/** The statement of GET /api/auth/users/me (getProfile in src/server/auth/service.ts). */
+/** The profile in plain SQL, the bench's SQL side for GET /api/auth/users/me (the API sends PROFILE_JSON). */
 export const ME_STATEMENT = `select ${PROFILE_COLUMNS} from app_public.users where id = app_public.current_user_id()`;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -51,11 +49,11 @@ export interface FloorServer {
   close(): Promise<void>;
 }
 
-/** The profile, as getProfile reads it and Fastify serializes an object (JSON.stringify). */
+/** The profile, as getProfileJson reads it: JSON text PostgreSQL builds. */
 async function me(pool: pg.Pool, identity: Identity): Promise<Answer> {
-  const rows = await readAsUser(pool, identity, ME_STATEMENT);
+  const rows = await readAsUser<{ json: string }>(pool, identity, PROFILE_JSON);
   if (!rows[0]) return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{"error":"user_not_found"}' };
-  return { status: 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(rows[0]) };
+  return { status: 200, headers: { 'content-type': JSON_TYPE }, body: rows[0].json };
 }
 
 /** A REST read as rest/routes.ts read() builds it: no count, no singular object (the bench sends neither). */
@@ -80,12 +78,7 @@ async function compiledDocument(pool: pg.Pool, identity: Identity, request: http
   const recognised = recognise(requestParts as unknown as FastifyRequest);
   if (!recognised) return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{"error":"not a compiled document"}' };
   const { operation, values, mediaType } = recognised;
-  const setup = transactionSetup({ ...pgSettingsFor(identity), plan_cache_mode: 'force_generic_plan' });
-  const json = await inTransaction(pool, setup, async (client) => {
-    const result = await client.query<{ json: string }>({ ...operation.statement, values });
-    return result.rows[0]?.json;
-  });
-  if (typeof json !== 'string') throw new Error(`${operation.statement.name} gave no JSON`);
+  const json = await readCompiled(pool, identity.userId!, operation, values);
   return { status: 200, headers: { 'content-type': mediaType }, body: `{"data":{"${operation.rootField}":${json}}}` };
 }
 

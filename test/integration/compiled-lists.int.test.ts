@@ -11,7 +11,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/server/admin/accounts';
 import { pgSettingsFor } from '../../src/server/db/transaction';
-import { transactionSetup } from '../../src/server/graphql/pg-adaptor';
 import { CASE_LIST_QUERY, PAGED_CASES_QUERY, SHORT_PAGED_CASES_QUERY } from '../../src/domain/case-list-operations';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { castOfRoles, type Cast } from '../helpers/people';
@@ -271,7 +270,7 @@ describe('the compiled case lists', () => {
     expect(changed.compiled).toBeNull();
   });
 
-  it("read as the person with the GraphQL read's settings: setup, one named statement, commit", async () => {
+  it("read as the person with the GraphQL read's settings in one message: setup, the prepared statement, commit", async () => {
     const pool = t.database.db.pool;
     const sent: { text: string; name?: string }[] = [];
     const recorded = new WeakSet<object>();
@@ -293,11 +292,18 @@ describe('the compiled case lists', () => {
       const answer = await post(PAGED_CASES_QUERY, { search: null, first: 200 }, person.token, { operationName: 'PagedCases' });
       expect(answer.compiled).toBe('PagedCases');
       const statements = sent.filter((s) => !s.text.includes('app_private.login_tokens'));
-      expect(statements).toEqual([
-        { text: transactionSetup({ ...pgSettingsFor({ userId: person.id }), plan_cache_mode: 'force_generic_plan' }) },
-        { text: 'select app_hidden.paged_cases_page_json($1, $2, $3, $4, $5, true) as json', name: 'sanad-compiled-paged-cases' },
-        { text: 'commit' },
-      ]);
+      // Once per connection, the statement is prepared in a message of its own; then every
+      // read is one message: the transaction, the person's settings, the execution, the commit.
+      const prepares = statements.filter((s) => s.text.startsWith('prepare '));
+      expect(prepares.map((s) => s.text)).toEqual(
+        prepares.length === 0 ? [] : ['prepare sanad_compiled_paged_cases as select app_hidden.paged_cases_page_json($1, $2, $3, $4, $5, true) as json'],
+      );
+      const messages = statements.filter((s) => !s.text.startsWith('prepare '));
+      expect(messages).toHaveLength(1);
+      const message = messages[0]!.text;
+      expect(message.startsWith(`begin; set local role ${pgSettingsFor({ userId: person.id }).role}; set local jit = off; select set_config('jwt.claims.user_id', '${person.id}', true)`)).toBe(true);
+      expect(message).toContain(", set_config('plan_cache_mode', 'force_generic_plan', true); execute sanad_compiled_paged_cases('false', null, null, '200', '0'); commit");
+      expect(messages[0]!.name).toBeUndefined();
       expect(pool.totalCount - pool.idleCount).toBe(0);
     } finally {
       pool.off('acquire', record);

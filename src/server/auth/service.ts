@@ -107,7 +107,7 @@ function profileJsonColumn(column: string): string {
  * JSON.stringify(getProfile(…)) (row_to_json writes compact JSON in column order), without
  * node-postgres typing 42 columns and Fastify serialising them again on every page load.
  */
-const PROFILE_JSON = `select row_to_json(profile)::text as json from (select ${PROFILE_COLUMNS.split(',')
+export const PROFILE_JSON = `select row_to_json(profile)::text as json from (select ${PROFILE_COLUMNS.split(',')
   .map((column) => profileJsonColumn(column.trim()))
   .join(', ')} from app_public.users where id = app_public.current_user_id()) profile`;
 

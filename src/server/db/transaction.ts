@@ -237,11 +237,16 @@ export async function queryOnceAsUser(
   identity: Identity,
   statements: readonly Statement[],
   role: SignedInRole = 'sanad_user',
+  options: { genericPlans?: boolean } = {},
 ): Promise<pg.QueryResult[]> {
   const settings = pgSettingsFor(identity);
   const userId = checkedUserId(settings['jwt.claims.user_id']);
   if (role !== 'sanad_user' && (!identity.userId || !SIGNED_IN_ROLES.includes(role))) throw new Error(`queryOnceAsUser: ${role} is for signed-in people`);
-  const setup = `begin; set local role ${role === 'sanad_user' ? settings.role : role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)${timeoutSetting()}`;
+  // genericPlans: a prepared statement's plan is made once and reused whatever its values (the
+  // compiled case lists, whose plans do not depend on them: DECISIONS "Generic plans for the
+  // case lists"); set in the same select, so the results keep their positions.
+  const generic = options.genericPlans ? ", set_config('plan_cache_mode', 'force_generic_plan', true)" : '';
+  const setup = `begin; set local role ${role === 'sanad_user' ? settings.role : role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)${timeoutSetting()}${generic}`;
   const message = [setup, ...statements.map(messageStatement), 'commit'].join('; ');
   const client = await pool.connect();
   let broken: Error | undefined;

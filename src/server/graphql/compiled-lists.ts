@@ -18,14 +18,14 @@
  * choose without doubt. Anything else, and a read that fails, goes on to PostGraphile, which
  * answers and errs as before. The hook runs after identity, rate limits and the GraphQL guard
  * (registered after them); the read has the GraphQL read's settings (pgSettingsFor, generic
- * plans as pg-adaptor gives the case lists), in one transaction, as a named statement.
+ * plans as pg-adaptor gives the case lists), in one message: the transaction's setup, the
+ * prepared statement's execution and the commit (readCompiled).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type pg from 'pg';
 import { CASE_LIST_QUERY, PAGED_CASES_QUERY, SHORT_PAGED_CASES_QUERY } from '../../domain/case-list-operations';
 import { CASE_WITH_MESSAGES_QUERY } from '../../domain/case-operations';
-import { inTransaction, pgSettingsFor } from '../db/transaction';
-import { transactionSetup } from './pg-adaptor';
+import type pg from 'pg';
+import { queryOnceAsUser } from '../db/transaction';
 import { GRAPHQL_PATH } from './preset';
 
 type Variables = Record<string, unknown>;
@@ -34,7 +34,10 @@ export interface CompiledList {
   operationName: string;
   /** The root field's name in the answer. */
   rootField: string;
-  /** The named statement; its values come from `values`. */
+  /**
+   * The statement, prepared under its name on each connection that runs it (an SQL identifier:
+   * queryOnceAsUser executes it by name); its values come from `values`.
+   */
   statement: { name: string; text: string };
   /** The statement's values from the request's variables, or undefined when PostGraphile must answer. */
   values(variables: Variables): unknown[] | undefined;
@@ -104,7 +107,7 @@ export const COMPILED_LISTS: ReadonlyMap<string, CompiledList> = new Map([
     {
       operationName: 'PagedCases',
       rootField: 'pagedCases',
-      statement: { name: 'sanad-compiled-paged-cases', text: 'select app_hidden.paged_cases_page_json($1, $2, $3, $4, $5, true) as json' },
+      statement: { name: 'sanad_compiled_paged_cases', text: 'select app_hidden.paged_cases_page_json($1, $2, $3, $4, $5, true) as json' },
       values: pagedValues,
     },
   ],
@@ -113,7 +116,7 @@ export const COMPILED_LISTS: ReadonlyMap<string, CompiledList> = new Map([
     {
       operationName: 'ShortPagedCases',
       rootField: 'pagedCases',
-      statement: { name: 'sanad-compiled-short-paged-cases', text: 'select app_hidden.paged_cases_page_json($1, $2, $3, $4, $5, false) as json' },
+      statement: { name: 'sanad_compiled_short_paged_cases', text: 'select app_hidden.paged_cases_page_json($1, $2, $3, $4, $5, false) as json' },
       values: pagedValues,
     },
   ],
@@ -122,7 +125,7 @@ export const COMPILED_LISTS: ReadonlyMap<string, CompiledList> = new Map([
     {
       operationName: 'CaseListWithMessageCounts',
       rootField: 'caseList',
-      statement: { name: 'sanad-compiled-case-list', text: 'select app_hidden.case_list_page_json($1, $2, $3, $4) as json' },
+      statement: { name: 'sanad_compiled_case_list', text: 'select app_hidden.case_list_page_json($1, $2, $3, $4) as json' },
       values: caseListValues,
     },
   ],
@@ -131,7 +134,7 @@ export const COMPILED_LISTS: ReadonlyMap<string, CompiledList> = new Map([
     {
       operationName: 'CaseWithMessages',
       rootField: 'caseById',
-      statement: { name: 'sanad-compiled-case-with-messages', text: 'select app_hidden.case_with_messages_json($1) as json' },
+      statement: { name: 'sanad_compiled_case_with_messages', text: 'select app_hidden.case_with_messages_json($1) as json' },
       values: caseValues,
     },
   ],
@@ -230,13 +233,19 @@ export class CompiledLists {
   }
 
   /** The root field's JSON text, read as the person with the GraphQL read's settings. */
-  private async read(userId: string, operation: CompiledList, values: unknown[]): Promise<string> {
-    const setup = transactionSetup({ ...pgSettingsFor({ userId }), plan_cache_mode: 'force_generic_plan' });
-    return inTransaction(this.options.pool, setup, async (client) => {
-      const result = await client.query<{ json: string }>({ ...operation.statement, values });
-      const json = result.rows[0]?.json;
-      if (typeof json !== 'string') throw new Error(`${operation.statement.name} gave no JSON`);
-      return json;
-    });
+  private read(userId: string, operation: CompiledList, values: unknown[]): Promise<string> {
+    return readCompiled(this.options.pool, userId, operation, values);
   }
+}
+
+/**
+ * A compiled document's JSON text, read as the person: the transaction, its settings (those
+ * PostGraphile's reads get, and generic plans), the prepared statement's execution and the
+ * commit in one message, one round trip (the statement is prepared once per connection).
+ */
+export async function readCompiled(pool: pg.Pool, userId: string, operation: CompiledList, values: unknown[]): Promise<string> {
+  const [result] = await queryOnceAsUser(pool, { userId }, [{ ...operation.statement, values }], 'sanad_user', { genericPlans: true });
+  const json = (result?.rows[0] as { json?: unknown } | undefined)?.json;
+  if (typeof json !== 'string') throw new Error(`${operation.statement.name} gave no JSON`);
+  return json;
 }
