@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type SanadApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
+import { loadConfig, type Config } from '../src/server/config';
 import { openDatabase, type DatabaseKind } from '../src/server/db/database';
 import { MIGRATIONS_DIR } from '../src/server/db/migrate';
 import { findPostgresServer, openPgliteBench, openPostgresBench, type BenchDatabase } from './databases';
@@ -65,7 +65,7 @@ export function serverPoolSize(): number {
 }
 
 /** The app as production runs it, on a free local port, with rate limits out of the way. */
-export async function startServer(database: BenchDatabase, env: Record<string, string> = {}): Promise<{ sanad: SanadApp; baseUrl: string }> {
+export async function startServer(database: BenchDatabase, env: Record<string, string> = {}): Promise<{ sanad: SanadApp; baseUrl: string; config: Config }> {
   const config = loadConfig({
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
@@ -84,7 +84,7 @@ export async function startServer(database: BenchDatabase, env: Record<string, s
   const sanad = await buildApp({ config, db: database.db });
   await sanad.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = sanad.app.server.address() as AddressInfo;
-  return { sanad, baseUrl: `http://127.0.0.1:${port}` };
+  return { sanad, baseUrl: `http://127.0.0.1:${port}`, config };
 }
 
 export async function timed<T>(what: string, fn: () => Promise<T>): Promise<T> {

@@ -4,6 +4,9 @@
  * thread, PostgreSQL CPU of the server's connections and their statement time, and round
  * trips, per request, for the three scenarios of questionnaires-run.ts. At concurrency 32 on
  * two cores a p99 is roughly 32 × (CPU per request) / 2, so these are the figures to cut.
+ * Each scenario is measured on the floor server too (floor-server.ts: bare node:http sending the
+ * API's own message, checked against the API first), so API minus floor is what Sanad's server
+ * code costs a request.
  *
  * PostgreSQL only (the server's backends are read from /proc, so it must run on this machine).
  *   BENCH_CPU_REQUESTS        requests measured per scenario (default 1000, after 200 warm-up)
@@ -24,6 +27,7 @@ import { questionnaireScenarios } from './questionnaires';
 import { CPU_NOTE, describeFigures, measureScript, type Figures } from './cpu-per-request';
 import { describeQuestionnaireSeed, questionnaireScale, questionnaireSize, seedQuestionnaires, type SeededQuestionnaires } from './questionnaires-seed';
 import { signIn } from './scenarios';
+import { startFloorServer, type FloorServer } from './floor-server';
 
 
 async function openDatabaseForCpu(): Promise<{ database: BenchDatabase; seed: SeededQuestionnaires; keep: boolean }> {
@@ -48,20 +52,27 @@ async function main(): Promise<void> {
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   const monitor = new pg.Client({ connectionString: database.databaseUrl });
   await monitor.connect();
-  const { sanad, baseUrl } = await startServer(database);
+  const { sanad, baseUrl, config } = await startServer(database);
+  let floor: FloorServer | undefined;
   try {
     const bench = seed.cases[0]!;
     const tokens = new Map<string, string>();
     for (const person of [seed.coordinator, bench.patient, bench.therapist]) tokens.set(person.id, await signIn(baseUrl, person.username));
+    floor = await startFloorServer(database.db.pool, new Map([...tokens].map(([userId, token]) => [token, userId])), { schedule: config.measurementSchedule });
     const results: Figures[] = [];
     for (const scenario of questionnaireScenarios(seed, tokens, 1).filter((s) => !process.env.BENCH_SCENARIO || s.name.includes(process.env.BENCH_SCENARIO))) {
       await scenario.check(baseUrl, database.db.pool);
       const figures = await measureScript(scenario.name, scenario.clients[0]!, baseUrl, monitor, profileDir);
       results.push(figures);
       console.log(describeFigures(figures));
+      await scenario.checkFloor(baseUrl, floor.baseUrl, database.db.pool);
+      const floorFigures = await measureScript(`${scenario.name}, floor server`, scenario.clients[0]!, floor.baseUrl, monitor, profileDir);
+      results.push(floorFigures);
+      console.log(describeFigures(floorFigures));
     }
     console.log(`\n${CPU_NOTE}`);
   } finally {
+    await floor?.close();
     await sanad.close();
     await monitor.end();
     // A database given by BENCH_CPU_DATABASE_URL is never dropped (openExistingPostgres).

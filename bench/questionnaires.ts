@@ -13,6 +13,7 @@ import { compileRegistry } from '../src/server/rest/registry';
 import { buildPlannedUpsert, buildSelect } from '../src/server/rest/sql';
 import { MEASUREMENT_TIMES } from '../src/server/questionnaires/columns';
 import { questionnaireCollection } from '../src/server/questionnaires/collections';
+import { checkFloorRequests, checkUpsertFloor, type FloorRequest } from './floor-server';
 import type { ClientScript } from './load';
 import { answerProfile, type SeededQuestionnaires } from './questionnaires-seed';
 import { messageClient, statementClient, type SqlClient, type SqlMessage } from './questionnaires-load';
@@ -27,7 +28,12 @@ export interface QuestionnaireScenario {
   sql: SqlClient[];
   /** Throws unless the API and the SQL answer as the seed says they should. */
   check(baseUrl: string, pool: pg.Pool): Promise<void>;
+  /** Throws unless the floor server (floor-server.ts) answers the scenario's requests as the API does. */
+  checkFloor(baseUrl: string, floorUrl: string, pool: pg.Pool): Promise<void>;
 }
+
+/** Requests the floor check sends: a few of the scenario's own. */
+const FLOOR_CHECKS = 5;
 
 /** Bearer tokens of the people the scenarios act as, by user id. */
 export type TokensById = ReadonlyMap<string, string>;
@@ -70,6 +76,11 @@ function spread(ids: readonly string[], client: number, clients: number): string
     [mine[i], mine[j]] = [mine[j]!, mine[i]!];
   }
   return mine.slice(0, STEPS_PER_CLIENT);
+}
+
+/** The first `steps` requests of each client, for the floor check. */
+function floorRequests(clients: readonly ClientScript[], steps: number): FloorRequest[] {
+  return clients.flatMap((client) => client.steps.slice(0, steps).map((step) => ({ method: client.method, headers: client.headers, path: step.path, body: step.body })));
 }
 
 function tokenOf(tokens: TokensById, userId: string): string {
@@ -122,6 +133,9 @@ function postPhq9(name: string, seed: SeededQuestionnaires, tokens: TokensById, 
     name,
     clients,
     sql: messages.map(messageClient),
+    // Client 0's first writes, each to a record the seed already holds: an update, as in the run.
+    checkFloor: (baseUrl, floorUrl, pool) =>
+      checkUpsertFloor(name, floorRequests(clients.slice(0, 1), FLOOR_CHECKS), baseUrl, floorUrl, { pool, table: PHQ9_COLLECTION.sqlTable }),
     async check(baseUrl, pool) {
       const { bench, writes } = perClient[0]!;
       const write = writes[0]!;
@@ -172,6 +186,7 @@ function getPhq9(name: string, readers: Reader[], tokens: TokensById): Questionn
     name,
     clients,
     sql: sql.map(statementClient),
+    checkFloor: (baseUrl, floorUrl) => checkFloorRequests(name, floorRequests(clients.slice(0, FLOOR_CHECKS), 1), baseUrl, floorUrl),
     async check(baseUrl, pool) {
       for (const [index, client] of clients.slice(0, 4).entries()) {
         const response = await fetch(baseUrl + client.steps[0]!.path, { headers: client.headers });
