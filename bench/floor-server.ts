@@ -9,7 +9,7 @@
  *   GET /api/<collection>?…          the REST grammar, buildSelect and queryOnceAsUser (rest/routes.ts read),
  *                                    e.g. my_messages and phq9
  *   POST /api/<collection>, one row  a planned upsert (rest/routes.ts create, writeInOneMessage): the row
- *                                    checked with bodyValue, the collection's own planWrite (a whole
+ *                                    checked by checkBodyRow, the collection's own planWrite (a whole
  *                                    questionnaire record: validated and scored), buildPlannedUpsert and
  *                                    queryOnceAsUser in the plan's role; refused errors answered by
  *                                    toRestErrorResponse, as the API answers them
@@ -36,12 +36,11 @@ import { appCollections } from '../src/server/collections';
 import { queryOnceAsUser, readAsUser, type Identity } from '../src/server/db/transaction';
 import { readCompiled, recognise } from '../src/server/graphql/compiled-lists';
 import { GRAPHQL_PATH } from '../src/server/graphql/preset';
-import { toRestErrorResponse, unwritableColumn } from '../src/server/rest/errors';
+import { toRestErrorResponse } from '../src/server/rest/errors';
 import { negotiateMedia, parsePrefer, parseQuery, parseRangeHeader, resolveWindow } from '../src/server/rest/grammar';
-import { compileRegistry, type ColumnType, type CompiledCollection, type Row } from '../src/server/rest/registry';
-import { contentRange, rangeStatus } from '../src/server/rest/routes';
+import { compileRegistry, type CompiledCollection } from '../src/server/rest/registry';
+import { checkBodyRow, contentRange, rangeStatus } from '../src/server/rest/routes';
 import { buildPlannedUpsert, buildSelect } from '../src/server/rest/sql';
-import { bodyValue } from '../src/server/rest/values';
 import type { LoadRequest } from './load';
 
 /** The profile in plain SQL, the bench's SQL side for GET /api/auth/users/me (the API sends PROFILE_JSON). */
@@ -91,17 +90,6 @@ function oneRow(text: string): Record<string, unknown> | undefined {
   return typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>) : undefined;
 }
 
-/** The body row checked as routes.ts checkBodyRow checks it (no `columns=`): writable columns, values of their type. */
-function checkedRow(collection: CompiledCollection, item: Record<string, unknown>): Row {
-  const row: Row = {};
-  for (const [key, value] of Object.entries(item)) {
-    if (!Object.hasOwn(collection.columns, key)) throw unwritableColumn(collection.name, key, false);
-    if (!collection.writableSet.has(key)) throw unwritableColumn(collection.name, key, true);
-    row[key] = bodyValue(collection.columns[key] as ColumnType, value, key);
-  }
-  return row;
-}
-
 /**
  * A one-row upsert that returns its row, as rest/routes.ts create() answers it when the
  * collection plans it (a whole questionnaire record): the collection's own planWrite validates
@@ -116,7 +104,7 @@ async function plannedUpsert(pool: pg.Pool, collection: CompiledCollection, iden
   const item = oneRow(text);
   const simple = search === '' && prefer.resolution === 'merge-duplicates' && prefer.return === 'representation' && !prefer.count && !prefer.missing;
   if (!simple || media.singular || !item || !collection.conflictKey) return notAnswered('this write (only a planned one-row upsert returning its row)');
-  const row = checkedRow(collection, item);
+  const row = checkBodyRow(collection, item, null, false);
   const plan = collection.planWrite?.(row, { identity, collection: collection.name });
   if (!plan) return notAnswered("a write the collection does not plan (the API's hooks' path)");
   const statements = buildPlannedUpsert(collection, plan, { select: null, stripNulls: media.stripNulls });

@@ -237,7 +237,7 @@ function checkWritable(collection: CompiledCollection, column: string): void {
  * With `columns=`, as in PostgREST, only those keys are used and the others are ignored; the
  * listed columns a row lacks are null, or their default with `Prefer: missing=default`.
  */
-function checkBodyRow(collection: CompiledCollection, item: Record<string, unknown>, columns: readonly string[] | null, missingDefault: boolean): Row {
+export function checkBodyRow(collection: CompiledCollection, item: Record<string, unknown>, columns: readonly string[] | null, missingDefault: boolean): Row {
   const row: Row = {};
   for (const [key, value] of Object.entries(item)) {
     if (columns && !columns.includes(key)) continue;
