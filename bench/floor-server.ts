@@ -5,7 +5,7 @@
  * one statement each, with the same bytes, by sending PostgreSQL the same message the API sends,
  * built by the server's own functions:
  *
- *   GET /api/auth/users/me           readAsUser with the profile's JSON statement (auth/service.ts getProfileJson)
+ *   GET /api/auth/users/me           readProfileJson (auth/service.ts), as getProfileJson reads it
  *   GET /api/<collection>?…          the REST grammar, buildSelect and queryOnceAsUser (rest/routes.ts read),
  *                                    e.g. my_messages and phq9
  *   POST /api/<collection>, one row  a planned upsert (rest/routes.ts create, writeInOneMessage): the row
@@ -31,9 +31,9 @@ import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import type { FastifyRequest } from 'fastify';
 import { DEFAULT_SCHEDULE, type MeasurementSchedule } from '../src/domain/measurements';
-import { PROFILE_COLUMNS, PROFILE_JSON } from '../src/server/auth/service';
+import { PROFILE_COLUMNS, readProfileJson } from '../src/server/auth/service';
 import { appCollections } from '../src/server/collections';
-import { queryOnceAsUser, readAsUser, type Identity } from '../src/server/db/transaction';
+import { queryOnceAsUser, type Identity } from '../src/server/db/transaction';
 import { readCompiled, recognise } from '../src/server/graphql/compiled-lists';
 import { GRAPHQL_PATH } from '../src/server/graphql/preset';
 import { toRestErrorResponse } from '../src/server/rest/errors';
@@ -61,9 +61,9 @@ export interface FloorServer {
 
 /** The profile, as getProfileJson reads it: JSON text PostgreSQL builds. */
 async function me(pool: pg.Pool, identity: Identity): Promise<Answer> {
-  const rows = await readAsUser<{ json: string }>(pool, identity, PROFILE_JSON);
-  if (!rows[0]) return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{"error":"user_not_found"}' };
-  return { status: 200, headers: { 'content-type': JSON_TYPE }, body: rows[0].json };
+  const json = await readProfileJson(pool, identity);
+  if (json === undefined) return { status: 404, headers: { 'content-type': JSON_TYPE }, body: '{"error":"user_not_found"}' };
+  return { status: 200, headers: { 'content-type': JSON_TYPE }, body: json };
 }
 
 /** What the floor does not answer: the API would answer it by a path the floor does not have. */

@@ -17,7 +17,7 @@ import {
   type Gender,
 } from '../../domain/accounts';
 import type { Config, Locale } from '../config';
-import { readAsUser, withOwner, withOwnerAs, withUser, type Identity, type Sql } from '../db/transaction';
+import { preparedStatementName, queryOnceAsUser, readAsUser, withOwner, withOwnerAs, withUser, type Identity, type Sql } from '../db/transaction';
 import { badRequest, conflict, HttpError, notFound, unauthorized } from '../http/errors';
 import type { Mailer } from '../mail/mailer';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
@@ -111,11 +111,20 @@ export const PROFILE_JSON = `select row_to_json(profile)::text as json from (sel
   .map((column) => profileJsonColumn(column.trim()))
   .join(', ')} from app_public.users where id = app_public.current_user_id()) profile`;
 
+/** Prepared once per connection: every screen loads the profile first, so its plan is kept. */
+const PROFILE_JSON_STATEMENT = { text: PROFILE_JSON, values: [], name: preparedStatementName(PROFILE_JSON) };
+
+/** The profile's JSON text as the person reads it, or undefined when the account is gone: one message, one round trip. */
+export async function readProfileJson(pool: pg.Pool, identity: Identity): Promise<string | undefined> {
+  const [result] = await queryOnceAsUser(pool, identity, [PROFILE_JSON_STATEMENT]);
+  return (result?.rows[0] as { json?: string } | undefined)?.json;
+}
+
 /** getProfile's answer as JSON text (GET /api/auth/users/me). */
 export async function getProfileJson(ctx: AuthContext, identity: Identity): Promise<string> {
-  const rows = await readAsUser<{ json: string }>(ctx.pool, identity, PROFILE_JSON);
-  if (!rows[0]) throw notFound('user_not_found', 'Your account no longer exists.');
-  return rows[0].json;
+  const json = await readProfileJson(ctx.pool, identity);
+  if (json === undefined) throw notFound('user_not_found', 'Your account no longer exists.');
+  return json;
 }
 
 export interface ProfilePatch {
