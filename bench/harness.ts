@@ -1,8 +1,9 @@
 /**
- * What every load benchmark entry (run.ts, workspace-run.ts) shares: the settings read from
+ * What every load benchmark entry (run.ts, workspace-run.ts, questionnaires-run.ts) shares: the settings read from
  * the environment, the databases to run on, the app started as production runs it, and timing.
  */
 import crypto from 'node:crypto';
+import pg from 'pg';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { loadConfig, type Config } from '../src/server/config';
 import { openDatabase, type DatabaseKind } from '../src/server/db/database';
 import { MIGRATIONS_DIR } from '../src/server/db/migrate';
 import { findPostgresServer, openPgliteBench, openPostgresBench, type BenchDatabase } from './databases';
+import { summarize, type Summary } from './load';
 
 export const CONCURRENCY = 32;
 export const WARMUP_MS = 1000;
@@ -125,4 +127,35 @@ export function migrationsDir(dataDir: string, env: Record<string, string | unde
     if (file.endsWith('.sql') && Number(file.slice(0, 4)) <= last) fs.copyFileSync(path.join(MIGRATIONS_DIR, file), path.join(dir, file));
   }
   return dir;
+}
+
+/**
+ * The pool of the direct SQL side: on PostgreSQL a pool of its own, the size of the server's,
+ * so that both sides have as many connections; on PGlite the one connection there is.
+ */
+export function baselinePool(database: BenchDatabase): { pool: pg.Pool; close: () => Promise<void> } {
+  if (database.kind === 'pglite' || !database.databaseUrl) return { pool: database.db.pool, close: async () => undefined };
+  const pool = new pg.Pool({ connectionString: database.databaseUrl, max: serverPoolSize() });
+  // pool.end() does not wait for the sockets to close: dropping the database right after it may
+  // end a closing connection with an error, which must not crash the benchmark (as in the app).
+  pool.on('error', () => undefined);
+  return { pool, close: () => pool.end() };
+}
+
+/** The servers a scenario is measured on: the API and the bare floor server (floor-server.ts). */
+export interface Servers {
+  baseUrl: string;
+  floorUrl: string;
+}
+
+/** One side's figures on a line. */
+export function describeSide(side: string, summary: Summary): string {
+  return `${side} ${summary.perSecond.toFixed(0)} req/s, p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms`;
+}
+
+/** A load run's figures, its sample error printed when it had errors. */
+export function summarizeSide(side: string, result: Parameters<typeof summarize>[0] & { sampleError: string | undefined }): Summary {
+  const summary = summarize(result);
+  if (result.sampleError) console.log(`    ${side}: ${summary.errors} errors, for example: ${result.sampleError}`);
+  return summary;
 }

@@ -24,10 +24,10 @@ import fs from 'node:fs';
 import pg from 'pg';
 import { migrate } from '../src/server/db/migrate';
 import type { BenchDatabase } from './databases';
-import { chooseDatabases, migrationsDir, readSettings, serverPoolSize, startServer, timed, WARMUP_MS, type Settings } from './harness';
+import { baselinePool, chooseDatabases, describeSide, migrationsDir, readSettings, startServer, summarizeSide, timed, WARMUP_MS, type Servers, type Settings } from './harness';
 import { describePlacement, placeP99, placeTargets, type TargetPlacement } from './floor';
 import { startFloorServer, type FloorServer } from './floor-server';
-import { runScriptedLoad, summarize, type Summary } from './load';
+import { runScriptedLoad, type Summary } from './load';
 import { describeMachine, formatColumns, milliseconds, type Column } from './report';
 import { signIn } from './scenarios';
 import { questionnaireScenarios, type QuestionnaireScenario } from './questionnaires';
@@ -116,29 +116,10 @@ async function signInEveryone(baseUrl: string, seed: SeededQuestionnaires): Prom
   return tokens;
 }
 
-/** As workspace-run.ts: on PostgreSQL a pool of the server's size; on PGlite its one connection. */
-function baselinePool(database: BenchDatabase): { pool: pg.Pool; close: () => Promise<void> } {
-  if (database.kind === 'pglite' || !database.databaseUrl) return { pool: database.db.pool, close: async () => undefined };
-  const pool = new pg.Pool({ connectionString: database.databaseUrl, max: serverPoolSize() });
-  pool.on('error', () => undefined);
-  return { pool, close: () => pool.end() };
-}
-
-function describe(side: string, summary: Summary): string {
-  return `${side} ${summary.perSecond.toFixed(0)} req/s, p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms`;
-}
-
 /** One HTTP side (the API or the floor server) under load; its sample error printed when it has errors. */
 async function measureHttp(side: string, baseUrl: string, scenario: QuestionnaireScenario, phases: { warmupMs: number; durationMs: number }): Promise<Summary> {
   const result = await runScriptedLoad({ baseUrl, clients: scenario.clients, ...phases });
-  const summary = summarize(result);
-  if (result.sampleError) console.log(`    ${side}: ${summary.errors} errors, for example: ${result.sampleError}`);
-  return summary;
-}
-
-interface Servers {
-  baseUrl: string;
-  floorUrl: string;
+  return summarizeSide(side, result);
 }
 
 async function measure(label: string, scenario: QuestionnaireScenario, servers: Servers, pool: pg.Pool, settings: Settings): Promise<Row> {
@@ -148,9 +129,8 @@ async function measure(label: string, scenario: QuestionnaireScenario, servers: 
   const api = await measureHttp('API', servers.baseUrl, scenario, phases);
   const floor = await measureHttp('floor', servers.floorUrl, scenario, phases);
   const sqlResult = await runScriptedSqlLoad({ pool, clients: scenario.sql, ...phases });
-  const sql = summarize(sqlResult);
-  if (sqlResult.sampleError) console.log(`    SQL: ${sql.errors} errors, for example: ${sqlResult.sampleError}`);
-  console.log(`  ${scenario.name}: ${[describe('API', api), describe('floor', floor), describe('SQL', sql)].join('; ')}`);
+  const sql = summarizeSide('SQL', sqlResult);
+  console.log(`  ${scenario.name}: ${[describeSide('API', api), describeSide('floor', floor), describeSide('SQL', sql)].join('; ')}`);
   return { database: label, scenario: scenario.name, api, sql, floor };
 }
 

@@ -35,18 +35,21 @@ import pg from 'pg';
 import { migrate, MIGRATIONS_DIR } from '../src/server/db/migrate';
 import type { BenchDatabase } from './databases';
 import {
+  baselinePool,
   chooseDatabases,
+  describeSide,
   migrationsDir,
   openExistingPostgres,
   readSettings,
-  serverPoolSize,
   startServer,
+  summarizeSide,
   timed,
   WARMUP_MS,
   type DatabaseChoice,
+  type Servers,
   type Settings,
 } from './harness';
-import { runLoad, summarize, type Summary } from './load';
+import { runLoad, type Summary } from './load';
 import { describeMachine, formatColumns, milliseconds, type Column } from './report';
 import { describePlacement, missedAbove, missedBelow, placeTargets, type TargetPlacement } from './floor';
 import { checkFloor, startFloorServer, type FloorServer } from './floor-server';
@@ -132,34 +135,10 @@ async function prepare(database: BenchDatabase, reuse: boolean): Promise<SeededW
   return timed(`seed ${describeSize(size)}`, () => seedWorkspace(database.db.pool, size));
 }
 
-/**
- * The baseline's pool: on PostgreSQL a pool of the server's size on its own connections; on
- * PGlite the database's one connection, which the idle server shares.
- */
-function baselinePool(database: BenchDatabase): { pool: pg.Pool; close: () => Promise<void> } {
-  if (database.kind === 'pglite' || !database.databaseUrl) return { pool: database.db.pool, close: async () => undefined };
-  const pool = new pg.Pool({ connectionString: database.databaseUrl, max: serverPoolSize() });
-  // pool.end() does not wait for the sockets to close: dropping the database right after it may
-  // end a closing connection with an error, which must not crash the benchmark (as in the app).
-  pool.on('error', () => undefined);
-  return { pool, close: () => pool.end() };
-}
-
-function describe(side: string, summary: Summary): string {
-  return `${side} ${summary.perSecond.toFixed(0)} req/s, p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms`;
-}
-
 /** One HTTP side (the API or the floor server) under load; its sample error printed when it has errors. */
 async function measureHttp(side: string, baseUrl: string, scenario: WorkspaceScenario, load: { concurrency: number; warmupMs: number; durationMs: number }): Promise<Summary> {
   const result = await runLoad({ baseUrl, request: scenario.request, ...load });
-  const summary = summarize(result);
-  if (result.sampleError) console.log(`    ${side}: ${summary.errors} errors, for example: ${result.sampleError}`);
-  return summary;
-}
-
-interface Servers {
-  baseUrl: string;
-  floorUrl: string;
+  return summarizeSide(side, result);
 }
 
 async function measure(label: string, scenario: WorkspaceScenario, servers: Servers, pool: pg.Pool, settings: Settings): Promise<Row> {
@@ -170,10 +149,9 @@ async function measure(label: string, scenario: WorkspaceScenario, servers: Serv
   const api = availability === 'ok' ? await measureHttp('API', servers.baseUrl, scenario, load) : undefined;
   const floor = floored ? await measureHttp('floor', servers.floorUrl, scenario, load) : undefined;
   const sqlResult = await runSqlLoad({ pool, request: scenario.sql, ...load });
-  const sql = summarize(sqlResult);
-  if (sqlResult.sampleError) console.log(`    SQL: ${sql.errors} errors, for example: ${sqlResult.sampleError}`);
+  const sql = summarizeSide('SQL', sqlResult);
   const row: Row = { database: label, scenario: scenario.name, group: scenario.group, p99TargetMs: scenario.p99TargetMs, api, sql, floor };
-  const sides = [api ? describe('API', api) : 'API unavailable (404)', ...(floor ? [describe('floor', floor)] : []), describe('SQL', sql)];
+  const sides = [api ? describeSide('API', api) : 'API unavailable (404)', ...(floor ? [describeSide('floor', floor)] : []), describeSide('SQL', sql)];
   console.log(`  ${scenario.name}: ${sides.join('; ')}`);
   return row;
 }
