@@ -45,7 +45,7 @@ const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/
  * The case list of spec §7 CaseListWithMessageCounts in its lightest form: the rows of a page
  * without `totalCount` and the staff columns. The web app's declared document (CaseListFields in
  * src/web/features/cases/api.ts) asks for `totalCount` too, which PostGraphile sends as a
- * statement of its own (docs/DECISIONS.md "ShortPagedCases round trips"); the ShortPagedCases
+ * statement of its own (bench/RESULTS.md "ShortPagedCases round trips"); the ShortPagedCases
  * scenarios below send those full fields.
  */
 export const CASE_LIST_QUERY = `query CaseListWithMessageCounts($search: String, $stage: String) {

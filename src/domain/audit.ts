@@ -1,5 +1,5 @@
 /**
- * What an audit-log row changed (spec §3 audit log, DECISIONS.md "The audit log"), as a list
+ * What an audit-log row changed (spec §3 audit log, docs/decisions/0005-visibility-and-audit.md), as a list
  * of fields with their value before and after. Pure, so the case-log screen stays thin and the
  * rules are unit-tested.
  */

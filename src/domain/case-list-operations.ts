@@ -2,7 +2,7 @@
  * The GraphQL texts of the staff case lists (spec §7 PagedCases, ShortPagedCases,
  * CaseListWithMessageCounts), shared by the web app (which sends them, src/web/features/cases/api.ts)
  * and the server, which answers exactly these texts from one SQL function each
- * (src/server/graphql/compiled-lists.ts, docs/DECISIONS.md "Case lists answered by one statement").
+ * (src/server/graphql/compiled-lists.ts, docs/decisions/0030-case-list-read-path.md).
  *
  * The server recognises an operation by its exact text: any other text, even one space more, is
  * answered by PostGraphile as before. So the fragments are written out (a document with fragments

@@ -2,7 +2,7 @@
  * The GraphQL text of the staff case screen (spec §7 CaseWithMessages), shared by the web app
  * (which sends it, src/web/features/cases/api.ts) and the server, which answers exactly this text
  * from one SQL function (src/server/graphql/compiled-lists.ts, migration 0108,
- * docs/DECISIONS.md "CaseWithMessages answered by one statement").
+ * docs/decisions/0030-case-list-read-path.md).
  *
  * As for the case lists (src/domain/case-list-operations.ts): the server recognises the operation
  * by its exact text, so the fragments (CaseFields, MessageFields, PersonFields) are written out,

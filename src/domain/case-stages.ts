@@ -1,6 +1,6 @@
 /**
  * The case stages the staff screens offer (spec §4 "Case stage": a string). The database only
- * checks the format (DECISIONS.md: the workflow owns the values), so screens must also show a
+ * checks the format (docs/decisions/0005: the workflow owns the values), so screens must also show a
  * stage that is not in this list; the labels live in the catalogs under `caseStages.<stage>`.
  */
 export const CASE_STAGES = [

@@ -8,7 +8,8 @@
 export const SOON_MINUTES = 20;
 /**
  * How long after its end an interview counts as "post" (the time to write the report).
- * The spec names the class without a duration: an assumption, recorded in docs/DECISIONS.md.
+ * The spec names the class without a duration: an assumption, recorded in
+ * docs/decisions/0017-interview-scheduling.md.
  */
 export const POST_HOURS = 24;
 

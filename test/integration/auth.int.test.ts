@@ -220,7 +220,7 @@ describe('sign-in', () => {
   });
 
   // Issue 16 replaced the account lock (423, a switch anyone could flip) with growing delays per
-  // name and address; the answer never says whether the name exists (docs/DECISIONS.md).
+  // name and address; the answer never says whether the name exists (docs/decisions/0002-sign-in-and-tokens.md).
   it('slows a name after five failures at one address, alike for known and unknown names, never with a lock', async () => {
     const user = await t.user({});
     const attempts = async (username: string) => {

@@ -20,8 +20,8 @@
  * CSV: RFC 4180 (comma, fields with a comma, quote, CR or LF quoted, quotes doubled), CRLF line
  * ends, UTF-8 with a byte-order mark so spreadsheet programs read Arabic correctly. Text that a
  * spreadsheet would run as a formula (starting with = + - @, a tab or a CR) gets a leading
- * apostrophe (OWASP "CSV injection"); numbers are written as they are. See docs/DECISIONS.md
- * "Research export".
+ * apostrophe (OWASP "CSV injection"); numbers are written as they are. See
+ * docs/decisions/0016-research-export.md.
  */
 import type { Locale } from '../locales';
 import { MEASUREMENT_TIMES } from '../measurements';

@@ -7,7 +7,7 @@
  * and its distinct answer tells an attacker that the account exists. Here the key is the name
  * as typed, known or not, so an unknown name is slowed exactly like a known one, and a person
  * signing in from their own address is never held back by someone else's guesses.
- * Memory of this process only; a restart forgets the counts (docs/DECISIONS.md).
+ * Memory of this process only; a restart forgets the counts (docs/decisions/0002-sign-in-and-tokens.md).
  */
 
 export interface ThrottleSettings {

@@ -243,8 +243,8 @@ export async function queryOnceAsUser(
   const userId = checkedUserId(settings['jwt.claims.user_id']);
   if (role !== 'sanad_user' && (!identity.userId || !SIGNED_IN_ROLES.includes(role))) throw new Error(`queryOnceAsUser: ${role} is for signed-in people`);
   // genericPlans: a prepared statement's plan is made once and reused whatever its values (the
-  // compiled case lists, whose plans do not depend on them: DECISIONS "Generic plans for the
-  // case lists"); set in the same select, so the results keep their positions.
+  // compiled case lists, whose plans do not depend on them: docs/decisions/
+  // 0028-request-transactions.md); set in the same select, so the results keep their positions.
   const generic = options.genericPlans ? ", set_config('plan_cache_mode', 'force_generic_plan', true)" : '';
   const setup = `begin; set local role ${role === 'sanad_user' ? settings.role : role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)${timeoutSetting()}${generic}`;
   const message = [setup, ...statements.map(messageStatement), 'commit'].join('; ');

@@ -1,6 +1,6 @@
 /**
- * The web's case lists and case screen answered by one SQL statement (docs/DECISIONS.md "Case
- * lists answered by one statement", "CaseWithMessages answered by one statement").
+ * The web's case lists and case screen answered by one SQL statement (docs/decisions/
+ * 0030-case-list-read-path.md).
  *
  * Why: for PagedCases (200 cases with three nested people lists) grafast spends several times
  * the Node CPU that reading the rows costs (planning steps, an output plan per field, the

@@ -14,7 +14,7 @@
  * an earlier item is lateral in PostgreSQL anyway, so the SQL means the same.
  *
  * Measured (bench/workspace-cpu.ts, case list of 40 cases): 4 statements → 1 per request;
- * see docs/DECISIONS.md "Speed at clinic scale".
+ * see docs/decisions/0030-case-list-read-path.md.
  */
 import { PgSelectStep } from '@dataplan/pg';
 

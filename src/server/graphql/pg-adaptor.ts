@@ -18,8 +18,8 @@
  * - A mutation keeps one transaction per statement (setup, statement, commit), as before.
  *
  * At 32 concurrent requests on two cores the round trips cost both processes more CPU than the
- * short statements themselves (docs/DECISIONS.md "Speed at clinic scale", "One read transaction
- * per GraphQL request"). On PGlite's one-connection pool a query request holds the connection
+ * short statements themselves (docs/decisions/0028-request-transactions.md; figures in
+ * bench/RESULTS.md). On PGlite's one-connection pool a query request holds the connection
  * from its first statement to the end of its execution; nothing in that execution asks the pool
  * for another, so other requests wait their turn and never deadlock.
  *
@@ -260,8 +260,8 @@ function isQuery(document: DocumentNode, operationName: string | null | undefine
  * PostgreSQL keeps planning them afresh on every execution (a custom plan: with the
  * parameters known it can drop the branches of paged_cases that do not apply, so it rates the
  * generic plan dearer). The generic plan is as fast to run and needs no planning after the
- * first time: measured, it halves the PostgreSQL CPU of a paged list (docs/DECISIONS.md
- * "Generic plans for the case lists"). Other reads keep PostgreSQL's own choice.
+ * first time: measured, it halves the PostgreSQL CPU of a paged list (docs/decisions/
+ * 0028-request-transactions.md). Other reads keep PostgreSQL's own choice.
  */
 const GENERIC_PLAN_ROOT_FIELDS: ReadonlySet<string> = new Set(['caseList', 'pagedCases']);
 

@@ -1,5 +1,5 @@
 /**
- * A kept-answer cache for GraphQL reads that screens poll (docs/DECISIONS.md "Read cache").
+ * A kept-answer cache for GraphQL reads that screens poll (docs/decisions/0029-interview-reads-and-read-cache.md).
  *
  * Why: a polled interview read is hundreds of nested rows; executing it costs GraphQL 10–25 ms
  * of CPU while the database needs a fraction of that, and between two polls it almost never

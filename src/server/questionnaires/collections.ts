@@ -3,7 +3,7 @@
  * A POST upserts one record per case and time of measurement; the server validates the answers
  * before anything is written and computes the scores after (INSTRUMENTS.md §7): a score sent
  * by a client is refused. Reads show scores to the care team and coordinators only (the
- * `<code>_records` view). See docs/DECISIONS.md "Questionnaires".
+ * `<code>_records` view). See docs/decisions/0011-questionnaire-tables-and-scores.md.
  */
 import { INSTRUMENT_CODES, INSTRUMENTS, score, validateAnswers, type FieldError, type InstrumentCode, type InstrumentDefinition } from '../../domain/instruments';
 import { isAnswered } from '../../domain/instruments/answers';

@@ -102,7 +102,7 @@ export function tableOf(code: InstrumentCode): string {
 
 /**
  * The view every read goes through: the table's rows a person may see, with the score columns
- * empty unless they are on the case's care team or a coordinator (docs/DECISIONS.md).
+ * empty unless they are on the case's care team or a coordinator (docs/decisions/0011-questionnaire-tables-and-scores.md).
  */
 export function readViewOf(code: InstrumentCode): string {
   return `app_public.${code}_records`;

@@ -6,8 +6,8 @@
  * It replaces app_hidden.record_measurement_completion of 0016, whose check of the records was
  * built as text and run by `execute` on every call, so PostgreSQL parsed and planned it again
  * for every questionnaire POST of a complete record. Here each collection's check is a static
- * statement of its own, chosen by a CASE, planned once per connection; see docs/DECISIONS.md
- * "Questionnaire POST, third pass".
+ * statement of its own, chosen by a CASE, planned once per connection; see
+ * docs/decisions/0031-questionnaire-post-path.md.
  */
 import { INSTRUMENT_CODES, type InstrumentCode } from '../../domain/instruments';
 import { tableOf } from './columns';

@@ -9,8 +9,8 @@
  * the cases, so row-level security still decides what leaves the database (the view shows
  * scores to coordinators). One statement per instrument; the file is built in memory after the
  * transaction ends, so a slow download never holds a database connection (PGlite has one).
- * Columns, CSV and codebook: src/domain/instruments/export.ts. See docs/DECISIONS.md
- * "Research export".
+ * Columns, CSV and codebook: src/domain/instruments/export.ts. See
+ * docs/decisions/0016-research-export.md.
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

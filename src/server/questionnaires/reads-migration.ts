@@ -7,8 +7,8 @@
  * the same rule (a case's members and coordinators read its records; scores only for the care
  * team and coordinators) but learn who the reader is once per statement instead of once per
  * row and score column; and it replaces app_hidden.record_measurement_completion of 0013 with
- * one that checks every questionnaire in one statement. See docs/DECISIONS.md "Questionnaire
- * speed".
+ * one that checks every questionnaire in one statement. See
+ * docs/decisions/0031-questionnaire-post-path.md.
  */
 import { INSTRUMENT_CODES, INSTRUMENTS, type InstrumentCode, type InstrumentDefinition } from '../../domain/instruments';
 import { readViewOf, SCORE_COLUMNS, tableOf } from './columns';

@@ -4,7 +4,7 @@
  * over the case's complete screening records, and the flags that apply are raised on the
  * patient's account in the same transaction. A flag is decided as soon as its own inputs are
  * complete (no email needs only the baseline questionnaire); undecided flags stay as they are.
- * Flags are only ever raised here, never lowered (docs/DECISIONS.md).
+ * Flags are only ever raised here, never lowered (docs/decisions/0012-exclusions-and-dropouts.md).
  */
 import {
   anyTrauma,
