@@ -1,5 +1,5 @@
 /**
- * One step of one process instance (DESIGN.md §5): recover the instance from its stored state,
+ * One step of one process instance (docs/WORKFLOW.md "How a step runs"): recover the instance from its stored state,
  * apply the event (start, task completion, message, signal, timer, retry), run until it waits,
  * then write the new state, open tasks, timer and retry jobs and history rows — all with the
  * caller's transaction client, under the instance row lock the caller holds. Nothing here sets a

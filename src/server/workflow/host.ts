@@ -1,6 +1,6 @@
 /**
  * The workflow host: deploys the BPMN files, starts instances, and runs every step of an
- * instance under its row lock in one transaction (DESIGN.md §5). The REST routes, the outbox
+ * instance under its row lock in one transaction (docs/decisions/0021-workflow-engine.md). The REST routes, the outbox
  * consumer and the scheduler all come through here.
  */
 import type pg from 'pg';
