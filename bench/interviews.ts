@@ -25,6 +25,7 @@ import type { BenchDatabase } from './databases';
 import { chooseDatabases, readSettings, startServer, timed, WARMUP_MS, type Settings } from './harness';
 import { runLoad, summarize, type LoadRequest, type Summary } from './load';
 import { describeMachine, formatColumns, milliseconds, type Column } from './report';
+import { describeCommand, describeDatabase, tableOf, writeResults } from './results-file';
 import { signIn } from './scenarios';
 import { SEED_PASSWORD } from './seed';
 
@@ -140,10 +141,12 @@ async function answer(baseUrl: string, request: LoadRequest): Promise<number> {
   return rows;
 }
 
-async function benchDatabase(label: string, database: BenchDatabase, settings: Settings): Promise<Row[]> {
+async function benchDatabase(label: string, database: BenchDatabase, settings: Settings, databases: string[]): Promise<Row[]> {
   const s = size(database.kind);
   await timed('migrate', () => migrate(database.db.pool));
-  const people = await timed(`seed ${s.interviewers} interviewers × ${s.slotsPerInterviewer} slots, ${s.bookings} bookings`, () => seed(database, s));
+  const seeded = `${s.interviewers} interviewers × ${s.slotsPerInterviewer} slots, ${s.bookings} bookings`;
+  const people = await timed(`seed ${seeded}`, () => seed(database, s));
+  databases.push(await describeDatabase(label, database.db.pool, seeded));
   const rows: Row[] = [];
   const modes: { name: string; env: Record<string, string> }[] = [
     { name: '', env: {} },
@@ -198,21 +201,34 @@ async function keepOrDispose(database: BenchDatabase): Promise<void> {
 
 async function main(): Promise<void> {
   const settings = readSettings(process.env);
-  console.log(describeMachine());
+  const machine = describeMachine();
+  console.log(machine);
   console.log(`Interviews: concurrency ${settings.concurrency}, ${WARMUP_MS / 1000} s warm-up, ${settings.seconds} s measured per scenario\n`);
   const rows: Row[] = [];
+  const databases: string[] = [];
   for (const { label, open } of await chooseDatabases(settings, 'sanad_bench_iv')) {
     console.log(`${label}:`);
     const database = await open();
     try {
-      rows.push(...(await benchDatabase(label, database, settings)));
+      rows.push(...(await benchDatabase(label, database, settings, databases)));
     } finally {
       await keepOrDispose(database);
     }
     console.log('');
   }
   console.log(formatColumns(COLUMNS, rows));
-  console.log(`Target on PostgreSQL: p99 ≤ ${P99_TARGET_MS} ms. Latencies in ms, over HTTP through the whole app.`);
+  const note = `Target on PostgreSQL: p99 ≤ ${P99_TARGET_MS} ms. Latencies in ms, over HTTP through the whole app.`;
+  console.log(note);
+  writeResults({
+    bench: 'interviews',
+    title: `Interview scheduling reads (bench/interviews.ts): concurrency ${settings.concurrency}, ${settings.seconds} s a scenario`,
+    command: describeCommand(process.argv, process.env),
+    machine,
+    date: new Date(),
+    databases,
+    tables: [tableOf(COLUMNS, rows)],
+    notes: [note],
+  });
 }
 
 main().catch((error: unknown) => {

@@ -29,6 +29,7 @@ import { describePlacement, placeP99, placeTargets, type TargetPlacement } from 
 import { startFloorServer, type FloorServer } from './floor-server';
 import { runScriptedLoad, type Summary } from './load';
 import { describeMachine, formatColumns, milliseconds, type Column } from './report';
+import { describeCommand, describeDatabase, tableOf, writeResults } from './results-file';
 import { signIn } from './scenarios';
 import { questionnaireScenarios, type QuestionnaireScenario } from './questionnaires';
 import { runScriptedSqlLoad } from './questionnaires-load';
@@ -134,10 +135,11 @@ async function measure(label: string, scenario: QuestionnaireScenario, servers: 
   return { database: label, scenario: scenario.name, api, sql, floor };
 }
 
-async function benchDatabase(label: string, database: BenchDatabase, settings: Settings): Promise<Row[]> {
+async function benchDatabase(label: string, database: BenchDatabase, settings: Settings, databases: string[]): Promise<Row[]> {
   const seed = await prepare(database, settings);
   if (seed.cases.length < settings.concurrency) throw new Error(`${settings.concurrency} clients need as many cases; the seed has ${seed.cases.length}`);
   console.log(`  ${seed.records} records; ${seed.cases.length} patients write, their therapists and ${seed.coordinator.username} read`);
+  databases.push(await describeDatabase(label, database.db.pool, `${seed.records} questionnaire records of ${seed.cases.length} writing patients`));
   const { sanad, baseUrl, config } = await startServer(database);
   const baseline = baselinePool(database);
   let floorServer: FloorServer | undefined;
@@ -187,15 +189,17 @@ function targetNote(rows: Row[]): string | undefined {
 
 async function main(): Promise<void> {
   const settings = readSettings(process.env);
-  console.log(describeMachine());
+  const machine = describeMachine();
+  console.log(machine);
   console.log(`Questionnaires: concurrency ${settings.concurrency}, ${WARMUP_MS / 1000} s warm-up, ${settings.seconds} s measured per scenario and side\n`);
   const rows: Row[] = [];
+  const databases: string[] = [];
   for (const { label, open } of await chooseDatabases(settings, 'sanad_bench_q')) {
     console.log(`${label}:`);
     const database = await open();
     const keep = process.env.BENCH_KEEP === '1' && database.kind === 'postgres';
     try {
-      rows.push(...(await benchDatabase(label, database, settings)));
+      rows.push(...(await benchDatabase(label, database, settings, databases)));
     } finally {
       if (keep) {
         console.log(`  kept: ${database.databaseUrl}`);
@@ -210,14 +214,27 @@ async function main(): Promise<void> {
   console.log(formatColumns(COLUMNS, rows));
   const note = targetNote(rows);
   if (note) console.log(`\n${note}`);
-  console.log('API: the app over HTTP, each client its own person. SQL: the same database work through a pg pool as the same');
-  console.log('person. GET: the very select the REST layer runs, prepared, in a withUser transaction. POST: the very message the');
-  console.log('server sends for a whole record (one round trip: setup as sanad_scorer, the upsert with the scores computed by');
-  console.log("the collection's own plan, the measurement completion, the read back through phq9_records, commit). Not in it:");
-  console.log('HTTP, the token, JSON, validation and scoring (the API\'s own work). Latencies in ms.');
-  console.log("floor: a bare node:http server (bench/floor-server.ts) sending PostgreSQL the API's own message on the API's pool, built by");
-  console.log("  the server's functions (for the POST: the body checked, the collection's plan validating and scoring it, buildPlannedUpsert),");
-  console.log('  tokens mapped to people without verification; floor/SQL is the best any HTTP API does here, API/floor what Sanad adds.');
+  const legend = [
+    'API: the app over HTTP, each client its own person. SQL: the same database work through a pg pool as the same',
+    'person. GET: the very select the REST layer runs, prepared, in a withUser transaction. POST: the very message the',
+    'server sends for a whole record (one round trip: setup as sanad_scorer, the upsert with the scores computed by',
+    "the collection's own plan, the measurement completion, the read back through phq9_records, commit). Not in it:",
+    "HTTP, the token, JSON, validation and scoring (the API's own work). Latencies in ms.",
+    "floor: a bare node:http server (bench/floor-server.ts) sending PostgreSQL the API's own message on the API's pool, built by",
+    "  the server's functions (for the POST: the body checked, the collection's plan validating and scoring it, buildPlannedUpsert),",
+    '  tokens mapped to people without verification; floor/SQL is the best any HTTP API does here, API/floor what Sanad adds.',
+  ];
+  console.log(legend.join('\n'));
+  writeResults({
+    bench: 'questionnaires',
+    title: `Questionnaires (bench/questionnaires-run.ts): concurrency ${settings.concurrency}, ${settings.seconds} s a scenario and side`,
+    command: describeCommand(process.argv, process.env),
+    machine,
+    date: new Date(),
+    databases,
+    tables: [tableOf(COLUMNS, rows)],
+    notes: [...(note ? ['```', note, '```'] : []), ...legend.map((line) => line.trim())],
+  });
 }
 
 main().catch((error: unknown) => {

@@ -34,7 +34,7 @@ export interface Column<Row> {
   left?: boolean;
 }
 
-const COLUMNS: Column<ResultRow>[] = [
+export const RESULT_COLUMNS: Column<ResultRow>[] = [
   { title: 'database', value: (row) => row.database, left: true },
   { title: 'scenario', value: (row) => row.scenario, left: true },
   { title: 'requests', value: (row) => String(row.requests) },
@@ -49,7 +49,7 @@ export function milliseconds(value: number): string {
 }
 
 export function formatTable(rows: ResultRow[]): string {
-  return formatColumns(COLUMNS, rows);
+  return formatColumns(RESULT_COLUMNS, rows);
 }
 
 /** Aligned plain-text columns under a title line and a rule. */

@@ -15,16 +15,19 @@ import { migrate } from '../src/server/db/migrate';
 import type { BenchDatabase } from './databases';
 import { chooseDatabases, CONCURRENCY, readSettings, startServer, timed, WARMUP_MS, type Settings } from './harness';
 import { runLoad, summarize } from './load';
-import { describeMachine, formatTable, type ResultRow } from './report';
+import { describeMachine, formatTable, RESULT_COLUMNS, type ResultRow } from './report';
+import { describeCommand, describeDatabase, tableOf, writeResults } from './results-file';
 import { checkAnswers, scenarios, signInAll } from './scenarios';
 import { DEFAULT_SEED, seedTrial } from './seed';
 
 /** The issue's goal for `me` and `allCases` on PostgreSQL; reported, not enforced. */
 const P99_TARGET_MS = 20;
 
-async function benchDatabase(label: string, database: BenchDatabase, settings: Settings): Promise<ResultRow[]> {
+async function benchDatabase(label: string, database: BenchDatabase, settings: Settings, databases: string[]): Promise<ResultRow[]> {
   await timed('migrate', () => migrate(database.db.pool));
-  const trial = await timed(`seed ${DEFAULT_SEED.staff} staff, ${DEFAULT_SEED.patients} patients with cases`, () => seedTrial(database.db.pool));
+  const seeded = `${DEFAULT_SEED.staff} staff, ${DEFAULT_SEED.patients} patients with cases`;
+  const trial = await timed(`seed ${seeded}`, () => seedTrial(database.db.pool));
+  databases.push(await describeDatabase(label, database.db.pool, seeded));
   const { sanad, baseUrl } = await startServer(database);
   try {
     const tokens = await signInAll(baseUrl, trial);
@@ -61,14 +64,16 @@ function targetNote(rows: ResultRow[]): string | undefined {
 
 async function main(): Promise<void> {
   const settings = readSettings(process.env);
-  console.log(describeMachine());
+  const machine = describeMachine();
+  console.log(machine);
   console.log(`concurrency ${CONCURRENCY}, ${WARMUP_MS / 1000} s warm-up, ${settings.seconds} s measured per scenario\n`);
   const rows: ResultRow[] = [];
+  const databases: string[] = [];
   for (const { label, open } of await chooseDatabases(settings)) {
     console.log(`${label}:`);
     const database = await open();
     try {
-      rows.push(...(await benchDatabase(label, database, settings)));
+      rows.push(...(await benchDatabase(label, database, settings, databases)));
     } finally {
       await database.dispose();
     }
@@ -77,7 +82,18 @@ async function main(): Promise<void> {
   console.log(formatTable(rows));
   const note = targetNote(rows);
   if (note) console.log(`\n${note}`);
-  console.log('errors: answers that were not 2xx, GraphQL answers with errors, and failed connections.');
+  const legend = 'errors: answers that were not 2xx, GraphQL answers with errors, and failed connections.';
+  console.log(legend);
+  writeResults({
+    bench: 'auth',
+    title: `Sign-in, me and allCases (bench/run.ts): concurrency ${CONCURRENCY}, ${settings.seconds} s a scenario`,
+    command: describeCommand(process.argv, process.env),
+    machine,
+    date: new Date(),
+    databases,
+    tables: [tableOf(RESULT_COLUMNS, rows)],
+    notes: [...(note ? [note] : []), legend],
+  });
 }
 
 main().catch((error: unknown) => {

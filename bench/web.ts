@@ -17,6 +17,8 @@ import { seedDefaultPages } from '../src/server/content/pages';
 import { buildWeb, WEB_DIST, webBuildIsStale } from '../src/server/web/static';
 import { ROUTES } from '../src/domain/routes';
 import { launchBrowser } from '../test/helpers/browser';
+import { describeMachine } from './report';
+import { describeCommand, describeDatabase, figuresTable, writeResults } from './results-file';
 
 const LOGIN_TARGET_KB = 150;
 
@@ -78,10 +80,23 @@ async function main() {
       if (bytes > largest.bytes) largest = { path: route.path, bytes };
     }
 
-    console.log('\nWeb app (open routes, 360 px, headless chromium, gzip -9 of the loaded JavaScript)');
-    console.log(`  /login JavaScript:        ${kb(loginBytes)} KB gzipped in ${loginFiles.length} files (target ≤ ${LOGIN_TARGET_KB} KB: ${loginBytes / 1024 <= LOGIN_TARGET_KB ? 'met' : 'MISSED'})`);
-    console.log(`  largest open route:       ${largest.path}, ${kb(largest.bytes)} KB gzipped`);
-    console.log(`  /login usable after:      median ${times[2]!.toFixed(0)} ms (min ${times[0]!.toFixed(0)}, max ${times[4]!.toFixed(0)}) on localhost`);
+    const figures: [string, string][] = [
+      ['/login JavaScript', `${kb(loginBytes)} KB gzipped in ${loginFiles.length} files (target ≤ ${LOGIN_TARGET_KB} KB: ${loginBytes / 1024 <= LOGIN_TARGET_KB ? 'met' : 'MISSED'})`],
+      ['largest open route', `${largest.path}, ${kb(largest.bytes)} KB gzipped`],
+      ['/login usable after', `median ${times[2]!.toFixed(0)} ms (min ${times[0]!.toFixed(0)}, max ${times[4]!.toFixed(0)}) on localhost`],
+    ];
+    const title = 'Web app (open routes, 360 px, headless chromium, gzip -9 of the loaded JavaScript)';
+    console.log(`\n${title}`);
+    for (const [name, value] of figures) console.log(`  ${`${name}:`.padEnd(26)}${value}`);
+    writeResults({
+      bench: 'web',
+      title: `${title} (bench/web.ts)`,
+      command: describeCommand(process.argv, process.env),
+      machine: describeMachine(),
+      date: new Date(),
+      databases: [await describeDatabase('pglite', db.pool, 'the shipped information pages')],
+      tables: [figuresTable(figures)],
+    });
   } finally {
     await browser.close();
     await sanad.close();

@@ -21,6 +21,7 @@ import { createUser } from '../src/server/admin/accounts';
 import { findPostgresServer, openPostgresBench } from './databases';
 import { describeMachine } from './report';
 import { describeCpu, startCpu, type CpuSpent } from './cpu';
+import { describeCommand, describeDatabase, figuresTable, writeResults } from './results-file';
 
 const INSTANCES = Number(process.env.BENCH_WORKFLOW_INSTANCES ?? 10_000);
 const COMPLETIONS = Number(process.env.BENCH_WORKFLOW_COMPLETIONS ?? 2_000);
@@ -178,16 +179,29 @@ async function main(): Promise<void> {
     const screens = await taskScreenLatencies(url, token);
 
     const { rows: state } = await pool.query(`select count(*)::int as n from app_public.workflow_instances where state = 'ACTIVE'`);
-    console.log(`\nWorkflow engine on PostgreSQL (${describeMachine()})`);
-    console.log(`  load before the run:      ${loadBefore} (1, 5, 15 min)`);
-    console.log(`  running instances:        ${state[0].n} (seeded in ${seedSeconds.toFixed(1)} s)`);
-    console.log(`  task completions:         ${measured.length} in ${completeSeconds.toFixed(1)} s = ${(measured.length / completeSeconds).toFixed(0)}/s at concurrency ${CONCURRENCY}, ${failures} failed`);
-    console.log(`  submit-form latency:      p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (target p99 ≤ 100 ms)`);
-    console.log(`  warm-up before them:      ${warmup.length} completions, p50 ${percentile(warmup, 50).toFixed(1)} ms, slowest ${(warmup.at(-1) ?? 0).toFixed(1)} ms`);
-    console.log(`  submit-form CPU:          ${describeCpu(completeSpent, measured.length)} (client included)`);
-    console.log(`  timer firings:            ${fired} in ${fireSeconds.toFixed(1)} s = ${(fired / fireSeconds).toFixed(0)}/s (${TIMER_WORKERS} workers)`);
-    console.log(`  timer firing CPU:         ${describeCpu(fireSpent, Math.max(1, fired))}`);
-    for (const [name, ms] of screens) console.log(`  ${name.padEnd(26)}p50 ${percentile(ms, 50).toFixed(1)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms (coordinator, all tasks)`);
+    const machine = describeMachine();
+    const figures: [string, string][] = [
+      ['load before the run:', `${loadBefore} (1, 5, 15 min)`],
+      ['running instances:', `${state[0].n} (seeded in ${seedSeconds.toFixed(1)} s)`],
+      ['task completions:', `${measured.length} in ${completeSeconds.toFixed(1)} s = ${(measured.length / completeSeconds).toFixed(0)}/s at concurrency ${CONCURRENCY}, ${failures} failed`],
+      ['submit-form latency:', `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (target p99 ≤ 100 ms)`],
+      ['warm-up before them:', `${warmup.length} completions, p50 ${percentile(warmup, 50).toFixed(1)} ms, slowest ${(warmup.at(-1) ?? 0).toFixed(1)} ms`],
+      ['submit-form CPU:', `${describeCpu(completeSpent, measured.length)} (client included)`],
+      ['timer firings:', `${fired} in ${fireSeconds.toFixed(1)} s = ${(fired / fireSeconds).toFixed(0)}/s (${TIMER_WORKERS} workers)`],
+      ['timer firing CPU:', describeCpu(fireSpent, Math.max(1, fired))],
+      ...screens.map(([name, ms]): [string, string] => [name, `p50 ${percentile(ms, 50).toFixed(1)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms (coordinator, all tasks)`]),
+    ];
+    console.log(`\nWorkflow engine on PostgreSQL (${machine})`);
+    for (const [name, value] of figures) console.log(`  ${name.padEnd(26)}${value}`);
+    writeResults({
+      bench: 'workflow',
+      title: `Workflow engine (bench/workflow.ts): submit-form at concurrency ${CONCURRENCY}, timer firings with ${TIMER_WORKERS} workers`,
+      command: describeCommand(process.argv, process.env),
+      machine,
+      date: new Date(),
+      databases: [await describeDatabase('postgres', pool, `${state[0].n} running trial instances${process.env.WORKFLOWS_DIR ? ` of ${process.env.WORKFLOWS_DIR}` : ''}`)],
+      tables: [figuresTable(figures.map(([name, value]): [string, string] => [name.replace(/:$/, ''), value]))],
+    });
     await sanad.close();
   } finally {
     await bench.dispose();

@@ -51,6 +51,7 @@ import {
 } from './harness';
 import { runLoad, type Summary } from './load';
 import { describeMachine, formatColumns, milliseconds, type Column } from './report';
+import { describeCommand, describeDatabase, tableOf, writeResults, type ResultsTable } from './results-file';
 import { describePlacement, missedAbove, missedBelow, placeTargets, type TargetPlacement } from './floor';
 import { checkFloor, startFloorServer, type FloorServer } from './floor-server';
 import { signIn } from './scenarios';
@@ -123,15 +124,17 @@ function kept(database: BenchDatabase): BenchDatabase {
   };
 }
 
-async function prepare(database: BenchDatabase, reuse: boolean): Promise<SeededWorkspace> {
+async function prepare(label: string, database: BenchDatabase, reuse: boolean, databases: string[]): Promise<SeededWorkspace> {
   const dir = migrationsDir(database.dataDir, process.env);
   await timed(dir === MIGRATIONS_DIR ? 'migrate' : `migrate up to ${process.env.BENCH_MIGRATE_UNTIL}`, () => migrate(database.db.pool, dir));
   if (reuse) {
     const size = await measureSize(database.db.pool);
     console.log(`  reusing the seeded database, ${describeSize(size)}`);
+    databases.push(await describeDatabase(label, database.db.pool, `${describeSize(size)} (seeded earlier)`));
     return describeSeed(database.db.pool, size);
   }
   const size = workspaceSize(workspaceScale(database.kind, process.env));
+  databases.push(await describeDatabase(label, database.db.pool, describeSize(size)));
   return timed(`seed ${describeSize(size)}`, () => seedWorkspace(database.db.pool, size));
 }
 
@@ -156,8 +159,8 @@ async function measure(label: string, scenario: WorkspaceScenario, servers: Serv
   return row;
 }
 
-async function benchDatabase(label: string, database: BenchDatabase, settings: Settings, reuse: boolean): Promise<Row[]> {
-  const seed = await prepare(database, reuse);
+async function benchDatabase(label: string, database: BenchDatabase, settings: Settings, reuse: boolean, databases: string[]): Promise<Row[]> {
+  const seed = await prepare(label, database, reuse, databases);
   console.log(`  signed in as ${seed.therapist.username} (${seed.therapist.caseIds.length} cases) and ${seed.coordinator.username}; search "${seed.search}"`);
   const { sanad, baseUrl } = await startServer(database);
   const baseline = baselinePool(database);
@@ -213,33 +216,53 @@ function groupNote(group: ScenarioGroup, rows: Row[]): string | undefined {
 async function main(): Promise<void> {
   const settings = readSettings(process.env);
   const reuseUrl = process.env.BENCH_WORKSPACE_URL;
-  console.log(describeMachine());
+  const machine = describeMachine();
+  console.log(machine);
   console.log(`Case workspace: concurrency ${settings.concurrency}, ${WARMUP_MS / 1000} s warm-up, ${settings.seconds} s measured per scenario and side\n`);
   const choices: DatabaseChoice[] = reuseUrl
     ? [{ label: 'postgres', open: () => openExistingPostgres(reuseUrl) }]
     : await chooseDatabases(settings, 'sanad_bench_ws');
   const rows: Row[] = [];
+  const databases: string[] = [];
   for (const { label, open } of choices) {
     console.log(`${label}:`);
     const opened = await open();
     const database = process.env.BENCH_KEEP === '1' && !reuseUrl && opened.kind === 'postgres' ? kept(opened) : opened;
     try {
-      rows.push(...(await benchDatabase(label, database, settings, Boolean(reuseUrl))));
+      rows.push(...(await benchDatabase(label, database, settings, Boolean(reuseUrl), databases)));
     } finally {
       await database.dispose();
     }
     console.log('');
   }
+  const tables: ResultsTable[] = [];
   for (const group of ['web', 'other'] as const) {
     const grouped = rows.filter((row) => row.group === group);
-    if (grouped.length > 0) console.log(`${GROUP_TITLES[group]}:\n${formatColumns(COLUMNS, grouped)}\n`);
+    if (grouped.length > 0) {
+      console.log(`${GROUP_TITLES[group]}:\n${formatColumns(COLUMNS, grouped)}\n`);
+      tables.push(tableOf(COLUMNS, grouped, `${GROUP_TITLES[group]}:`));
+    }
   }
   const notes = (['web', 'other'] as const).flatMap((group) => groupNote(group, rows) ?? []);
-  if (notes.length > 0) console.log([`Targets on PostgreSQL: p99 ≤ 50 ms (me ≤ 20 ms); API median ≤ ${MEDIAN_RATIO_TARGET}× the SQL's.`, ...notes].join('\n'));
-  console.log('\nAPI: the app over HTTP; SQL: the same rows through a pg pool in a withUser transaction. Latencies in ms.');
-  console.log("floor: a bare node:http server (bench/floor-server.ts) sending PostgreSQL the API's own message on the API's pool, tokens");
-  console.log("  mapped to people without verification; floor/SQL is the best any HTTP API does here, API/floor what Sanad's server adds.");
-  console.log('errors: answers that were not 2xx, GraphQL answers with errors, failed connections and failed SQL.');
+  const targets = notes.length > 0 ? [`Targets on PostgreSQL: p99 ≤ 50 ms (me ≤ 20 ms); API median ≤ ${MEDIAN_RATIO_TARGET}× the SQL's.`, ...notes].join('\n') : undefined;
+  if (targets) console.log(targets);
+  const legend = [
+    'API: the app over HTTP; SQL: the same rows through a pg pool in a withUser transaction. Latencies in ms.',
+    "floor: a bare node:http server (bench/floor-server.ts) sending PostgreSQL the API's own message on the API's pool, tokens",
+    "  mapped to people without verification; floor/SQL is the best any HTTP API does here, API/floor what Sanad's server adds.",
+    'errors: answers that were not 2xx, GraphQL answers with errors, failed connections and failed SQL.',
+  ];
+  console.log(`\n${legend.join('\n')}`);
+  writeResults({
+    bench: 'workspace',
+    title: `Case workspace (bench/workspace-run.ts): concurrency ${settings.concurrency}, ${settings.seconds} s a scenario and side`,
+    command: describeCommand(process.argv, process.env),
+    machine,
+    date: new Date(),
+    databases,
+    tables,
+    notes: [...(targets ? ['```', targets, '```'] : []), ...legend.map((line) => line.trim())],
+  });
 }
 
 main().catch((error: unknown) => {
