@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config, Locale } from '../config';
+import { conversationPath } from '../../domain/messages';
 import { withOwner } from '../db/transaction';
 import type { Mailer } from '../mail/mailer';
 import type { MailKind } from '../mail/templates';
@@ -42,7 +43,7 @@ export function mailFor(kind: string, caseId: string): { kind: MailKind; path: s
   if (kind === 'worksheet_feedback') return { kind: 'worksheet_feedback', path: '/all-exercises' };
   // A new letter: the same content-free "something new for you" mail, leading to the letters.
   if (kind === 'new_letter') return { kind: 'new_message', path: '/treatment/past-letters' };
-  return { kind: 'new_message', path: '/conversation' };
+  return { kind: 'new_message', path: conversationPath(caseId) };
 }
 
 /** Processes one batch; returns how many mails were sent. */
