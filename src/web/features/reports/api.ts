@@ -28,7 +28,7 @@ export interface ReportBooking {
   caseId: string;
   interviewerId: string | null;
   canceled: boolean;
-  interviewee: { username: string } | null;
+  interviewee: { username: string; alias: string | null } | null;
   offer: { startsAt: string; endsAt: string } | null;
   caseByCaseId: { shortId: string | null } | null;
   interviewReportByBookingId: { id: string; state: string; updatedAt: string; trialOutcome: string | null } | null;
@@ -39,7 +39,7 @@ export interface ReportBooking {
 const ReportBookings = graphql(`query ReportBookings {
   allInterviewBookingsList(condition: { canceled: false }) {
     id caseId interviewerId canceled
-    interviewee { username }
+    interviewee { username alias }
     offer { startsAt endsAt }
     caseByCaseId { shortId }
     interviewReportByBookingId { id state updatedAt trialOutcome }
@@ -86,8 +86,10 @@ export interface FinalizeAnswer {
   overridden: string[];
 }
 
-export async function finalizeReport(reportId: string, overrideReason?: string): Promise<FinalizeAnswer> {
-  return api<FinalizeAnswer>('POST', `/api/interview_reports/${encodeURIComponent(reportId)}/finalize`, { body: overrideReason ? { overrideReason } : {} });
+export async function finalizeReport(reportId: string, overrideReason?: string, emptySectionsReason?: string): Promise<FinalizeAnswer> {
+  return api<FinalizeAnswer>('POST', `/api/interview_reports/${encodeURIComponent(reportId)}/finalize`, {
+    body: { ...(overrideReason ? { overrideReason } : {}), ...(emptySectionsReason ? { emptySectionsReason } : {}) },
+  });
 }
 
 export async function amendReport(reportId: string, reason: string, values: Record<string, unknown>): Promise<{ version: number }> {
