@@ -6,7 +6,7 @@
  * left undone in `items` (e.g. the empty sections of a report about to be signed).
  * Focus starts on "cancel" (the safe answer) and returns to where it was when the dialog closes.
  */
-import { createContext, useCallback, useContext, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface ConfirmRequest {
@@ -42,11 +42,19 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
     setReason('');
     setReasonMissing(false);
     setRequest(next);
-    queueMicrotask(() => dialog.current?.showModal());
     return new Promise<Answer>((resolve) => {
       resolver.current = resolve;
     });
   }, []);
+
+  // Opened once its content is on the page, so focus lands on "cancel", the safe answer
+  // (React's autoFocus sets no attribute the dialog's own focusing would find).
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!request || dialog.current?.open) return;
+    dialog.current?.showModal();
+    cancelButton.current?.focus();
+  }, [request]);
 
   const answer = (value: Answer) => {
     dialog.current?.close();
@@ -110,7 +118,7 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
               <button type="submit" className={request.danger ? 'button button--danger' : 'button'}>
                 {request.confirmLabel ?? t('common.confirm')}
               </button>
-              <button type="button" className="button button--secondary" onClick={() => answer({ confirmed: false })} autoFocus>
+              <button ref={cancelButton} type="button" className="button button--secondary" onClick={() => answer({ confirmed: false })}>
                 {t('common.cancel')}
               </button>
             </div>

@@ -125,7 +125,8 @@ function BookingList({ onChanged }: { onChanged(): void }) {
                     <span className="rl-who">
                       <Slot booking={booking} locale={locale} timeZone={timeZone} />
                       <bdi>
-                        {personName(booking.interviewee) ??
+                        {personName(booking.caseByCaseId?.patient) ??
+                          booking.interviewee?.username ??
                           booking.caseByCaseId?.shortId ??
                           ""}
                       </bdi>

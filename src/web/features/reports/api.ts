@@ -28,9 +28,9 @@ export interface ReportBooking {
   caseId: string;
   interviewerId: string | null;
   canceled: boolean;
-  interviewee: { username: string; alias: string | null } | null;
+  interviewee: { username: string } | null;
   offer: { startsAt: string; endsAt: string } | null;
-  caseByCaseId: { shortId: string | null } | null;
+  caseByCaseId: { shortId: string | null; patient: { alias: string | null; username: string } | null } | null;
   interviewReportByBookingId: { id: string; state: string; updatedAt: string; trialOutcome: string | null } | null;
   feedbackInterviewReportByBookingId: { id: string; updatedAt: string } | null;
   missedInterviewByBookingId: { recordedAt: string } | null;
@@ -39,9 +39,9 @@ export interface ReportBooking {
 const ReportBookings = graphql(`query ReportBookings {
   allInterviewBookingsList(condition: { canceled: false }) {
     id caseId interviewerId canceled
-    interviewee { username alias }
+    interviewee { username }
     offer { startsAt endsAt }
-    caseByCaseId { shortId }
+    caseByCaseId { shortId patient { alias username } }
     interviewReportByBookingId { id state updatedAt trialOutcome }
     feedbackInterviewReportByBookingId { id updatedAt }
     missedInterviewByBookingId { recordedAt }

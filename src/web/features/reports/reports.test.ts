@@ -10,7 +10,7 @@ function booking(extra: Partial<ReportBooking> = {}): ReportBooking {
     caseId: 'c1',
     interviewerId: 'i1',
     canceled: false,
-    interviewee: { username: 'p', alias: null },
+    interviewee: { username: 'p' },
     offer: { startsAt: '2026-11-24T11:00:00Z', endsAt: '2026-11-24T12:00:00Z' },
     caseByCaseId: null,
     interviewReportByBookingId: null,

@@ -16,6 +16,7 @@ import { useSession } from '../../session/session';
 import { useConfirm } from '../../ui/confirm';
 import { Alert, Checkbox, SelectField, TextArea, TextField } from '../../ui/ui';
 import { caseTrialQuery, changeExclusion, randomizeCase, recordSession, refetchAfterTrialChange, type CaseTrialFacts, type RandomizationCheck } from './api';
+import { armName } from './arm-name';
 import { TrialError } from './TrialError';
 
 export const EXCLUSION_FLAGS = [
@@ -175,7 +176,7 @@ export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTher
         <dd>
           {assignment ? (
             <>
-              <strong dir="ltr">{assignment.treatment}</strong> <span className="muted">({formatDateTime(new Date(assignment.assignedAt), currentLocale(), zone)})</span>
+              <strong>{armName(t, assignment.treatment)}</strong> <span className="muted">({formatDateTime(new Date(assignment.assignedAt), currentLocale(), zone)})</span>
             </>
           ) : (
             t('trial.case.notRandomized')
