@@ -252,7 +252,7 @@ describe('CONSORT flow', () => {
       expect(csv.status).toBe(200);
       expect(csv.headers.get('content-disposition')).toMatch(/sanad-participants-\d{4}-\d{2}-\d{2}\.csv/);
       const rows = csvObjects(await csv.text());
-      expect(rows).toHaveLength(12);
+      expect(rows).toHaveLength(14);
       const b = (v: string | undefined) => v === '1';
       const fromExport: Participant[] = rows.map((r) => ({
         caseId: r.case_id!, registeredAt: r.registered_at!, stage: r.stage!, screened: b(r.screened), excluded: b(r.excluded),
