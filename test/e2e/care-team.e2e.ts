@@ -181,12 +181,17 @@ describe('a report prepared before the interview and signed after it', () => {
       [offer.rows[0]!.id, patient.caseId, patient.id, interviewer.id],
     );
     const bookingId = booking.rows[0]!.id;
+    // What the patient gave at screening pre-fills the report's patient data.
+    await pool().query(`insert into app_public.demographics (case_id, time_of_measurement, age, gender) values ($1, 'screening', 34, 'FEMALE')`, [patient.caseId]);
     const { page } = await pageAs(interviewer, 'de', 1280);
     await open(page, '/interviews/reports');
     await page.getByRole('link', { name: de.careTeam.report.prepare }).click();
     await page.getByText(de.careTeam.report.preparing).waitFor();
     const age = page.locator('[data-field="age"] input');
-    await age.fill('34');
+    await expect.poll(() => age.inputValue()).toBe('34');
+    await expect.poll(() => page.locator('[data-field="sex"] select').inputValue()).toBe('FEMALE');
+    await page.getByText(de.careTeam.report.screeningScores).waitFor();
+    await page.locator('[data-field="residence"] input').fill('Berlin');
     await page.locator('.rp-state', { hasText: de.report.saveState.saved }).waitFor();
     await expect.poll(async () => (await pool().query('select age from app_public.interview_reports where booking_id = $1', [bookingId])).rows[0]?.age).toBe(34);
     await page.reload();
@@ -194,6 +199,7 @@ describe('a report prepared before the interview and signed after it', () => {
     await screenshot(page, 'careteam-report-reloaded-de-1280');
     const shown = await page.locator('[data-field="age"] input').inputValue();
     expect(shown, (await page.locator('main').textContent())?.slice(0, 600)).toBe('34');
+    expect(await page.locator('[data-field="residence"] input').inputValue()).toBe('Berlin');
     await screenshot(page, 'careteam-report-prepared-de-1280');
 
     // Before the start, signing is refused beside the button, in German; nothing is lost.

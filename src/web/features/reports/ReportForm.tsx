@@ -30,6 +30,8 @@ import { ApiError } from "../../api/client";
 import { useConfirm, useConfirmWithReason } from "../../ui/confirm";
 import { Alert, Spinner } from "../../ui/ui";
 import { ReportRefusal } from "./ReportRefusal";
+import { ScreeningScores } from "./ScreeningScores";
+import { loadScreeningDemographics } from "./api";
 import {
   amendReport,
   finalizeReport,
@@ -40,7 +42,7 @@ import {
 import { DecisionSummary } from "./DecisionSummary";
 import { ReportField } from "./ReportField";
 import { ReportView } from "./ReportView";
-import { useAutosave, type Values } from "./useAutosave";
+import { useAutosave, type Autosave, type Values } from "./useAutosave";
 
 interface Problem {
   rule: string;
@@ -105,11 +107,33 @@ function SectionFields({
   );
 }
 
+/**
+ * Patient data the patient already gave (age and gender of the screening's baseline
+ * questionnaire) fills the report's empty fields once, as if typed: saved, and changeable.
+ */
+function usePrefill(report: Autosave<ReportRow>, caseId: string | null): void {
+  const done = useRef(false);
+  const { values, set } = report;
+  const final = report.row?.state === "final";
+  useEffect(() => {
+    if (done.current || !values || !caseId || final) return;
+    done.current = true;
+    void loadScreeningDemographics(caseId).then((given) => {
+      if (!given) return;
+      if (given.age !== null && !answeredValue(values.age)) set("age", given.age);
+      if (given.gender !== null && !answeredValue(values.sex)) set("sex", given.gender);
+    }, () => undefined);
+  }, [values, caseId, final, set]);
+}
+
+const answeredValue = (value: ReportValue | undefined) => value !== null && value !== undefined && value !== "";
+
 export function ReportForm({
   bookingId,
   userId,
   interviewDate,
   startsAt,
+  caseId,
   isCoordinator,
   onFinalized,
 }: {
@@ -118,6 +142,8 @@ export function ReportForm({
   interviewDate: string;
   /** The interview's start: before it, the report is prepared; signing waits for it. */
   startsAt: string | null;
+  /** The booking's case: its screening answers pre-fill the patient data and its scores are shown. */
+  caseId: string | null;
   isCoordinator: boolean;
   onFinalized(): void;
 }) {
@@ -137,6 +163,7 @@ export function ReportForm({
     () => decisionSupport(values ?? {}, interviewDate),
     [values, interviewDate],
   );
+  usePrefill(report, caseId);
   const [problems, setProblems] = useState<Problem[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [overrideReason, setOverrideReason] = useState("");
@@ -319,6 +346,7 @@ export function ReportForm({
         locale={locale}
         onApply={apply}
         readOnly={false}
+        extra={caseId ? <ScreeningScores caseId={caseId} locale={locale} /> : null}
       />
     </div>
   );

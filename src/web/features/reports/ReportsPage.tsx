@@ -185,6 +185,7 @@ export function ReportsPage() {
   const feedbackId = params.get("feedback");
   const [interviewDate, setInterviewDate] = useState<string | null>(null);
   const [startsAt, setStartsAt] = useState<string | null>(null);
+  const [caseId, setCaseId] = useState<string | null>(null);
   const userId = session.user?.id ?? "";
   const isCoordinator = session.user?.is_coordinator_account === true;
   const noop = useCallback(() => undefined, []);
@@ -197,6 +198,7 @@ export function ReportsPage() {
       (bookings) => {
         const found = bookings.find((b) => b.id === bookingId);
         if (!stale) setStartsAt(found?.offer?.startsAt ?? null);
+        if (!stale) setCaseId(found?.caseId ?? null);
         if (!stale)
           setInterviewDate(
             (found?.offer?.startsAt ?? new Date().toISOString()).slice(0, 10),
@@ -222,6 +224,7 @@ export function ReportsPage() {
             userId={userId}
             interviewDate={interviewDate}
             startsAt={startsAt}
+            caseId={caseId}
             isCoordinator={isCoordinator}
             onFinalized={noop}
           />

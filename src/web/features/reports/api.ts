@@ -111,3 +111,12 @@ export async function saveFeedback(bookingId: string, changes: Record<string, un
     headers: { prefer: 'resolution=merge-duplicates, return=representation' },
   });
 }
+
+/** Age and gender the patient gave in the screening's baseline questionnaire, if readable. */
+export async function loadScreeningDemographics(caseId: string): Promise<{ age: number | null; gender: string | null } | null> {
+  const rows = await api<{ age: number | null; gender: string | null }[]>(
+    'GET',
+    `/api/demographics?case_id=eq.${encodeURIComponent(caseId)}&time_of_measurement=eq.screening&select=age,gender&limit=1`,
+  );
+  return rows[0] ?? null;
+}
