@@ -62,7 +62,8 @@ export async function loadFinalizedCaseIds(): Promise<Set<string>> {
 
 export async function loadReportOfBooking(bookingId: string): Promise<ReportRow | null> {
   const rows = await api<ReportRow[]>('GET', `/api/interview_reports?booking_id=eq.${encodeURIComponent(bookingId)}`);
-  return rows[0] ?? null;
+  const row = rows[0];
+  return row ? { age: row.age ?? null, gender: row.gender ?? null } : null;
 }
 
 export async function loadFinalReportsOfCase(caseId: string): Promise<ReportRow[]> {
@@ -102,7 +103,8 @@ export async function recordMissed(bookingId: string): Promise<{ missed: number;
 
 export async function loadFeedbackOfBooking(bookingId: string): Promise<Record<string, ReportValue> | null> {
   const rows = await api<Record<string, ReportValue>[]>('GET', `/api/feedback_interview_reports?booking_id=eq.${encodeURIComponent(bookingId)}`);
-  return rows[0] ?? null;
+  const row = rows[0];
+  return row ? { age: row.age ?? null, gender: row.gender ?? null } : null;
 }
 
 export async function saveFeedback(bookingId: string, changes: Record<string, unknown>): Promise<void> {
@@ -116,7 +118,8 @@ export async function saveFeedback(bookingId: string, changes: Record<string, un
 export async function loadScreeningDemographics(caseId: string): Promise<{ age: number | null; gender: string | null } | null> {
   const rows = await api<{ age: number | null; gender: string | null }[]>(
     'GET',
-    `/api/demographics?case_id=eq.${encodeURIComponent(caseId)}&time_of_measurement=eq.screening&select=age,gender&limit=1`,
+    `/api/demographics?case_id=eq.${encodeURIComponent(caseId)}&time_of_measurement=eq.screening`,
   );
-  return rows[0] ?? null;
+  const row = rows[0];
+  return row ? { age: row.age ?? null, gender: row.gender ?? null } : null;
 }
