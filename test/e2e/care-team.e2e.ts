@@ -10,7 +10,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/server/admin/accounts';
-import { shortId } from '../../src/domain/short-id';
 import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
 import { startTestApp, type TestApp } from '../helpers/app';

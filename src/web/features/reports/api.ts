@@ -62,8 +62,7 @@ export async function loadFinalizedCaseIds(): Promise<Set<string>> {
 
 export async function loadReportOfBooking(bookingId: string): Promise<ReportRow | null> {
   const rows = await api<ReportRow[]>('GET', `/api/interview_reports?booking_id=eq.${encodeURIComponent(bookingId)}`);
-  const row = rows[0];
-  return row ? { age: row.age ?? null, gender: row.gender ?? null } : null;
+  return rows[0] ?? null;
 }
 
 export async function loadFinalReportsOfCase(caseId: string): Promise<ReportRow[]> {

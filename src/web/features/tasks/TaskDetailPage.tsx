@@ -162,7 +162,7 @@ function Variables({ processInstanceId }: { processInstanceId: string }) {
           .filter(Boolean)
           .map((code) => t(`careTeam.reasons.${code}`, { defaultValue: code.replace(/_/g, ' ') }))
           .join(', ');
-      default:
+      case 'text':
         return text;
     }
   };
