@@ -187,7 +187,8 @@ describe('a report prepared before the interview and signed after it', () => {
     await page.getByRole('link', { name: de.careTeam.report.prepare }).click();
     await page.getByText(de.careTeam.report.preparing).waitFor();
     const age = page.locator('[data-field="age"] input');
-    // The pre-fill from the screening answers is not asserted here (see the final report of issue 26).
+    // Gender comes pre-filled from the screening answers; the age is typed here.
+    await expect.poll(() => page.locator('[data-field="sex"] select').inputValue(), { timeout: 20_000 }).toBe('FEMALE');
     await age.fill('34');
     await page.getByText(de.careTeam.report.screeningScores).waitFor();
     await page.locator('[data-field="residence"] input').fill('Berlin');
