@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressableGroups, addressedGroups, flagsFor, landingCase, groupsOf, involvementFor, reachesMember, readMarkAfter, RECIPIENT_GROUPS, replyGroups, rolesOf, sortMessages, type Involvement } from './messages';
+import { addressableGroups, addressedGroups, flagsFor, conversationCase, conversationPath, groupsOf, involvementFor, reachesMember, readMarkAfter, RECIPIENT_GROUPS, replyGroups, rolesOf, sortMessages, type Involvement } from './messages';
 
 const none: Involvement = { actsAsTherapist: false, actsAsSupervisor: false, actsAsInterviewer: false, actsAsSupporter: false, actsAsCounselor: false, actsAsPatient: false };
 
@@ -72,12 +72,23 @@ describe('roles of a member', () => {
   });
 });
 
-describe('landingCase', () => {
+describe('conversationCase', () => {
   const c = (id: string, newMessages: number | null, sentAt: string | null) => ({ id, newMessages, latestMessage: sentAt ? { sentAt } : null });
-  it('opens the case whose newest message is unread and newest of all', () => {
-    expect(landingCase([c('a', 2, '2026-11-01T10:00:00Z'), c('b', 1, '2026-11-03T09:00:00Z'), c('c', 0, '2026-11-05T09:00:00Z')])).toBe('b');
+  const cases = [c('a', 2, '2026-11-01T10:00:00Z'), c('b', 1, '2026-11-03T09:00:00Z'), c('c', 0, '2026-11-05T09:00:00Z')];
+  it('opens the case it was sent to, even when another case has newer unread messages', () => {
+    expect(conversationCase('c', 'a', cases)).toBe('c');
   });
-  it('stays where it is when nothing is unread', () => {
-    expect(landingCase([c('a', 0, '2026-11-01T10:00:00Z'), c('b', null, null)])).toBeNull();
+  it('keeps the case chosen in this session when no case was asked for', () => {
+    expect(conversationCase(null, 'c', cases)).toBe('c');
+  });
+  it('without any choice opens the case whose newest message is unread and newest of all', () => {
+    expect(conversationCase(null, null, cases)).toBe('b');
+  });
+  it('without unread messages opens the first case, and none without cases', () => {
+    expect(conversationCase(null, null, [c('a', 0, '2026-11-01T10:00:00Z'), c('b', null, null)])).toBe('a');
+    expect(conversationCase(null, null, [])).toBeNull();
+  });
+  it('links to one case by its id', () => {
+    expect(conversationPath('0b6c/x')).toBe('/conversation?case=0b6c%2Fx');
   });
 });

@@ -124,15 +124,24 @@ export interface PickerCase {
 }
 
 /**
- * The case a staff member lands on in /conversation: the one whose newest message is unread
- * for them and newest of all such; none when nothing is unread (the current case stays).
+ * The case /conversation shows. The case it was sent to (its `?case=` link) always wins, then the
+ * case already chosen in this session; only when neither exists does it open the case whose
+ * newest message is unread and newest of all (then the first case). Jumping to an unread case
+ * over the one a person asked for once showed a therapist another patient's conversation.
  */
-export function landingCase(cases: readonly PickerCase[]): string | null {
+export function conversationCase(requested: string | null, current: string | null, cases: readonly PickerCase[]): string | null {
+  if (requested) return requested;
+  if (current) return current;
   let best: PickerCase | null = null;
   for (const c of cases) {
     if (!Number(c.newMessages)) continue;
     const at = c.latestMessage?.sentAt ?? '';
     if (!best || at > (best.latestMessage?.sentAt ?? '')) best = c;
   }
-  return best?.id ?? null;
+  return best?.id ?? cases[0]?.id ?? null;
+}
+
+/** The link to one case's conversation: every "open messages" of a case goes through it. */
+export function conversationPath(caseId: string): string {
+  return `/conversation?case=${encodeURIComponent(caseId)}`;
 }

@@ -60,6 +60,15 @@ async function caseAtInterview(interviewer: Person, locale: 'ar' | 'de') {
   return { patient, caseId, bookingId: booking.rows[0]!.id };
 }
 
+/** Signing asks first (issue 26): empty sections need a reason; the dialog's submit signs. */
+async function confirmSigning(page: Page, reason: string) {
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  const field = dialog.getByRole('textbox');
+  if ((await field.count()) > 0) await field.fill(reason);
+  await dialog.locator('button[type="submit"]').click();
+}
+
 /** What the person sees (the viewport, not the whole page). */
 async function viewShot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screenshots/${name}.png` });
@@ -146,6 +155,7 @@ describe('the interview report', () => {
     await viewShot(page, 'report-de-result');
     await page.getByRole('button', { name: 'Unterschreiben und abschließen' }).focus();
     await page.keyboard.press('Enter');
+    await confirmSigning(page, 'Vorgespräch, Rest im nächsten Termin');
     await page.getByText(/Abgeschlossen .* Version 1/).waitFor();
     await screenshot(page, 'report-de-final');
 
@@ -175,6 +185,7 @@ describe('the interview report', () => {
     await page.keyboard.type('17');
     await page.getByRole('button', { name: 'التوقيع والإنهاء' }).focus();
     await page.keyboard.press('Enter');
+    await confirmSigning(page, 'مقابلة أولى، البقية لاحقًا');
     await page.getByText('لا يمكن القبول: عمر المريض أقل من 18.').waitFor();
     await expectNoOverflow(page, 'report form at 360 px');
     await viewShot(page, 'report-ar-360-refused');
@@ -183,6 +194,7 @@ describe('the interview report', () => {
     await page.keyboard.type('19');
     await page.getByRole('button', { name: 'التوقيع والإنهاء' }).focus();
     await page.keyboard.press('Enter');
+    await confirmSigning(page, 'مقابلة أولى، البقية لاحقًا');
     await page.getByText(/أُنهي في/).waitFor();
     await expectNoOverflow(page, 'finalized report at 360 px');
     await screenshot(page, 'report-ar-360-final');

@@ -120,11 +120,16 @@ describe('saving drafts', () => {
     expect(other.body.message).toContain('not one of your interviews');
     expect((await pool().query('select 1 from app_public.interview_reports where booking_id = $1', [bookingId])).rowCount).toBe(0);
 
+    // Issue 26: a report is prepared before the interview; only signing waits for the start.
     const { bookingId: future } = await caseAtInterview({ trial: false, startsInMinutes: 60 });
     const early = await save(interviewer.token, { booking_id: future, age: 30 });
-    expect(early.status).toBe(400);
-    expect(early.body.message).toContain('has not started yet');
-    expect((await pool().query('select 1 from app_public.interview_reports where booking_id = $1', [future])).rowCount).toBe(0);
+    expect(early.status).toBe(201);
+    const prepared = await pool().query<{ id: string; age: number }>('select id, age from app_public.interview_reports where booking_id = $1', [future]);
+    expect(prepared.rows[0]?.age).toBe(30);
+    const signEarly = await t.api('POST', `/api/interview_reports/${prepared.rows[0]!.id}/finalize`, { token: interviewer.token, body: {} });
+    expect(signEarly.status).toBe(400);
+    expect(signEarly.body.error).toBe('interview_not_started');
+    expect((await pool().query(`select state from app_public.interview_reports where booking_id = $1`, [future])).rows[0].state).toBe('draft');
 
     expect((await save(interviewer.token, { booking_id: bookingId, age: 30 })).status).toBe(201);
     const second = await t.api('POST', '/api/interview_reports', { token: coordinator.token, body: { booking_id: bookingId, age: 31 } });
@@ -190,13 +195,25 @@ describe('access by role', () => {
       expect([403, 404], who).toContain(attempt.status);
       expect((await row(reportId)).state, who).toBe('draft');
     }
-    const done = await t.api('POST', `/api/interview_reports/${reportId}/finalize`, { token: interviewer.token, body: {} });
+    const done = await t.api('POST', `/api/interview_reports/${reportId}/finalize`, {
+      token: interviewer.token,
+      body: { emptySectionsReason: 'Trauma questions postponed to the next session' },
+    });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ outcome: 'ptsd', workflow: 'no_open_task' });
     const signed = await row(reportId);
     expect(signed.state).toBe('final');
     expect(signed.finalized_by).toBe(interviewer.id);
     expect(signed.finalized_at).toBeInstanceOf(Date);
+    // Sections were left empty: the reason given at signing is kept with the report.
+    expect(signed.empty_sections_reason).toBe('Trauma questions postponed to the next session');
+    // Signing marks the interview held: the offer says so and its invoice item exists (issue 26).
+    const held = await pool().query(
+      `select o.has_taken_place, (select count(*)::int from app_public.invoice_items i where i.source_id = b.id and i.has_taken_place) as items
+         from app_public.interview_bookings b join app_public.interview_offers o on o.id = b.offer_id where b.id = $1`,
+      [bookingId],
+    );
+    expect(held.rows[0]).toEqual({ has_taken_place: true, items: 1 });
   });
 
   it('the lock holds for every role at the database, the owner included without the amendment routine', async () => {

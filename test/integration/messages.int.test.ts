@@ -59,7 +59,8 @@ describe('visibility matrix', () => {
           expect(created.errors).toBeUndefined();
           const id = created.data.createCaseMessage.caseMessage.id;
           for (const viewer of [...ROLES, 'coordinator', 'outsider', 'otherPatient']) {
-            const expected = viewer === senderRole || (state === 'sent' && viewer === addressed);
+            // A coordinator oversees the trial and reads every sent message (0140); drafts stay private.
+            const expected = viewer === senderRole || (state === 'sent' && (viewer === addressed || viewer === 'coordinator'));
             expect(`${viewer}: ${await visible(m[viewer]!, id)}`).toBe(`${viewer}: ${expected}`);
           }
         });

@@ -195,12 +195,16 @@ describe('CONSORT flow', () => {
       await instance(referred!.caseId!, { excluded: false, outcome: 'counseling' });
       await instance(later!.caseId!, { excluded: false, outcome: 'later' });
       await instance(awaiting!.caseId!, { excluded: false, outcome: 'ptsd' }, 'ACTIVE');
+      // CONSORT 2025 (issue 26): excluded before finishing the screening is registered, not screened.
+      const [excludedEarly, inTreatment] = await patients(2);
+      await instance(excludedEarly!.caseId!, {}, 'ACTIVE');
+      await pool().query(`update app_public.users set excluded = true, excluded_for_minor_age = true where id = $1`, [excludedEarly!.id]);
       for (const p of [excludedEmail, excludedBoth, rejected, rejected2, referred, later, awaiting]) await completed(p!.caseId!, 'screening');
       // Randomized: the draw itself, then what the process records.
-      const randomized = [fullCbt, fu2Pending, dropout, missing];
+      const randomized = [fullCbt, fu2Pending, dropout, missing, inTreatment];
       const ids: Record<string, string> = {};
       for (const p of randomized) {
-        ids[p!.caseId!] = await instance(p!.caseId!, { excluded: false, outcome: 'depression' }, p === fu2Pending ? 'ACTIVE' : 'COMPLETED');
+        ids[p!.caseId!] = await instance(p!.caseId!, { excluded: false, outcome: 'depression' }, p === fu2Pending || p === inTreatment ? 'ACTIVE' : 'COMPLETED');
         await completed(p!.caseId!, 'screening');
         expect((await t.api('POST', `/api/trial/cases/${p!.caseId}/randomize`, { token: coord.token })).status).toBe(201);
       }
@@ -211,6 +215,9 @@ describe('CONSORT flow', () => {
           [ids[p!.caseId!], p!.caseId, `exec-${p!.caseId}`],
         );
       }
+      // In active treatment (no treatment task completed yet): received the intervention.
+      await completed(inTreatment!.caseId!, 'pre');
+      await pool().query(`update app_public.cases set stage = 'treatment' where id = $1`, [inTreatment!.caseId]);
       await completed(fullCbt!.caseId!, 'pre', 'post', 'fu1', 'fu2');
       await completed(fu2Pending!.caseId!, 'pre', 'post', 'fu1');
       await pool().query(`update app_public.cases set stage = 'fu1' where id = $1`, [fu2Pending!.caseId]);
@@ -223,29 +230,29 @@ describe('CONSORT flow', () => {
       expect(flow.status).toBe(200);
       const f = flow.body;
       expect(f).toMatchObject({
-        registered: 12, screened: 11, notScreened: 1, excluded: 2,
-        exclusionReasons: { excluded_for_lack_of_email: 2, excluded_for_minor_age: 1 },
-        interviewed: 9, accepted: 5, rejected: 2, rejectionReasons: { concurrent_treatment: 1, unspecified: 1 },
-        referred: 1, later: 1, awaitingRandomization: 1, randomized: 4,
+        registered: 14, screened: 12, notScreened: 2, excluded: 3,
+        exclusionReasons: { excluded_for_lack_of_email: 2, excluded_for_minor_age: 2 },
+        interviewed: 10, accepted: 6, rejected: 2, rejectionReasons: { concurrent_treatment: 1, unspecified: 1 },
+        referred: 1, later: 1, awaitingRandomization: 1, randomized: 5,
       });
       const arms = Object.fromEntries(f.arms.map((a: { arm: string }) => [a.arm, a]));
       expect(Object.keys(arms)).toEqual(['cbt', 'ipt']);
       const total = (key: string) => f.arms.reduce((s: number, a: Record<string, number>) => s + a[key]!, 0);
-      expect(total('randomized')).toBe(4);
-      expect(total('receivedIntervention')).toBe(3);
+      expect(total('randomized')).toBe(5);
+      expect(total('receivedIntervention')).toBe(4);
       expect(total('didNotReceive')).toBe(1);
       expect(total('excludedFromAnalysis')).toBe(1);
       const sum = (time: string, kind: 'completed' | 'lost', reason?: string) =>
         f.arms.reduce((s: number, a: any) => s + (kind === 'completed' ? a.completed[time] : a.lost[time][reason!]), 0);
       expect([sum('post', 'completed'), sum('fu1', 'completed'), sum('fu2', 'completed')]).toEqual([3, 2, 1]);
-      expect([sum('post', 'lost', 'dropout'), sum('fu1', 'lost', 'missing'), sum('fu2', 'lost', 'pending'), sum('fu2', 'lost', 'missing')]).toEqual([1, 1, 1, 1]);
+      expect([sum('post', 'lost', 'dropout'), sum('fu1', 'lost', 'missing'), sum('fu2', 'lost', 'pending'), sum('fu2', 'lost', 'missing')]).toEqual([1, 1, 2, 1]);
 
       // The participants export gives the same numbers: the flow counted from its rows.
       const csv = await fetch(`${t.url}/api/trial/participants.csv`, { headers: { authorization: `Bearer ${coord.token}` } });
       expect(csv.status).toBe(200);
       expect(csv.headers.get('content-disposition')).toMatch(/sanad-participants-\d{4}-\d{2}-\d{2}\.csv/);
       const rows = csvObjects(await csv.text());
-      expect(rows).toHaveLength(12);
+      expect(rows).toHaveLength(14);
       const b = (v: string | undefined) => v === '1';
       const fromExport: Participant[] = rows.map((r) => ({
         caseId: r.case_id!, registeredAt: r.registered_at!, stage: r.stage!, screened: b(r.screened), excluded: b(r.excluded),

@@ -2,3 +2,4 @@
 export * from './definition';
 export * from './validation';
 export * from './decision';
+export * from './completeness';

@@ -137,16 +137,16 @@ const templates: Record<MailKind, Record<Locale, Template>> = {
   },
   new_worksheet: {
     ar: (p) => ({
-      subject: 'سند: تمرين جديد أُرسل إليك',
-      text: `مرحبًا ${p.username}،\n\nأرسل أحد المراجعين في سند تمرينًا جديدًا. لقراءته، سجّل الدخول هنا:\n${p.link}\n\nلحماية الخصوصية، لا نرسل المحتوى عبر البريد الإلكتروني.\n\n${footer.ar}`,
+      subject: 'سند: أرسل مريض تمرينًا جديدًا',
+      text: `مرحبًا ${p.username}،\n\nأرسل أحد المرضى في حالاتك على سند تمرينًا جديدًا. لقراءته، سجّل الدخول هنا:\n${p.link}\n\nلحماية الخصوصية، لا نرسل المحتوى عبر البريد الإلكتروني.\n\n${footer.ar}`,
     }),
     de: (p) => ({
-      subject: 'Sanad: ein neues Arbeitsblatt wurde gesendet',
-      text: `Hallo ${p.username},\n\nin Sanad wurde ein neues Arbeitsblatt an Sie gesendet. Um es zu lesen, melden Sie sich hier an:\n${p.link}\n\nZum Schutz der Privatsphäre senden wir keine Inhalte per E-Mail.\n\n${footer.de}`,
+      subject: 'Sanad: ein neues Arbeitsblatt von einer Patientin oder einem Patienten',
+      text: `Hallo ${p.username},\n\nin einem Ihrer Fälle in Sanad hat die Patientin oder der Patient ein neues Arbeitsblatt gesendet. Um es zu lesen, melden Sie sich hier an:\n${p.link}\n\nZum Schutz der Privatsphäre senden wir keine Inhalte per E-Mail.\n\n${footer.de}`,
     }),
     en: (p) => ({
-      subject: 'Sanad: a new worksheet was sent',
-      text: `Hello ${p.username},\n\na new worksheet was sent to you on Sanad. To read it, sign in here:\n${p.link}\n\nTo protect privacy, we never send content by email.\n\n${footer.en}`,
+      subject: 'Sanad: a patient sent a new worksheet',
+      text: `Hello ${p.username},\n\nthe patient of one of your cases on Sanad sent a new worksheet. To read it, sign in here:\n${p.link}\n\nTo protect privacy, we never send content by email.\n\n${footer.en}`,
     }),
   },
   worksheet_feedback: {

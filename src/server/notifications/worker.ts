@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config, Locale } from '../config';
+import { conversationPath } from '../../domain/messages';
 import { withOwner } from '../db/transaction';
 import type { Mailer } from '../mail/mailer';
 import type { MailKind } from '../mail/templates';
@@ -31,18 +32,26 @@ interface QueuedRow {
   username: string;
   alias: string | null;
   locale: Locale;
+  staff: boolean;
   recently_sent: boolean;
 }
 
 const MAX_ATTEMPTS = 8;
 
-/** Which mail a queued kind becomes, and where its link leads (no content, only a place). */
-export function mailFor(kind: string, caseId: string): { kind: MailKind; path: string } {
-  if (kind === 'new_worksheet') return { kind: 'new_worksheet', path: `/cases/${caseId}` };
+/** The kinds of mail the notification queue holds (0006, 0070, 0071). */
+export const NOTIFICATION_KINDS = ['new_message', 'new_worksheet', 'worksheet_feedback', 'new_letter'] as const;
+
+/**
+ * Which mail a queued kind becomes, and where its link leads (no content, only a place). A
+ * patient's sent worksheet is mailed to the case's therapists (staff: the case detail, where the
+ * case's exercises are) and counselors (no staff screens: the case's conversation).
+ */
+export function mailFor(kind: string, caseId: string, staff = true): { kind: MailKind; path: string } {
+  if (kind === 'new_worksheet') return { kind: 'new_worksheet', path: staff ? `/admin/cases/${caseId}` : conversationPath(caseId) };
   if (kind === 'worksheet_feedback') return { kind: 'worksheet_feedback', path: '/all-exercises' };
   // A new letter: the same content-free "something new for you" mail, leading to the letters.
   if (kind === 'new_letter') return { kind: 'new_message', path: '/treatment/past-letters' };
-  return { kind: 'new_message', path: '/conversation' };
+  return { kind: 'new_message', path: conversationPath(caseId) };
 }
 
 /** Processes one batch; returns how many mails were sent. */
@@ -50,6 +59,8 @@ export async function processNotifications(ctx: NotificationContext, limit = 50)
   return withOwner(ctx.pool, async (sql) => {
     const { rows } = await sql.query<QueuedRow>(
       `select q.id, q.user_id, q.case_id, q.kind, q.attempts, u.email::text, u.username::text, u.alias, u.locale,
+              (u.is_coordinator_account or u.is_interviewer_account or u.is_therapist_account
+               or u.is_supervisor_account or u.is_supporter_account) as staff,
               exists (select 1 from app_private.notification_log l
                        where l.user_id = q.user_id and l.case_id = q.case_id and l.kind = q.kind
                          and l.last_sent_at > now() - make_interval(secs => $2)) as recently_sent
@@ -71,7 +82,7 @@ export async function processNotifications(ctx: NotificationContext, limit = 50)
         counts.quiet += 1;
         continue;
       }
-      const { kind, path } = mailFor(row.kind, row.case_id);
+      const { kind, path } = mailFor(row.kind, row.case_id, row.staff);
       const sent = await ctx.mailer.send({
         to: row.email,
         kind,

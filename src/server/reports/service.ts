@@ -13,6 +13,7 @@ import { typed } from '../workflow/variables';
 import {
   decisionSupport,
   derivedColumns,
+  emptySections,
   INPUT_FIELDS,
   outcomeProblems,
   trialOutcome,
@@ -128,8 +129,14 @@ export interface ReportServices {
  * report is locked; the trial's interview task is completed with the result; the patient's
  * exclusion, mails and re-registration reminder are queued. All in one transaction.
  */
-export async function finalizeReport(services: ReportServices, userId: string, reportId: string, body: { overrideReason?: unknown }): Promise<FinalizeResult> {
+export async function finalizeReport(
+  services: ReportServices,
+  userId: string,
+  reportId: string,
+  body: { overrideReason?: unknown; emptySectionsReason?: unknown },
+): Promise<FinalizeResult> {
   const overrideReason = reason(body.overrideReason, 'overrideReason', false);
+  const emptyReason = reason(body.emptySectionsReason, 'emptySectionsReason', false);
   return withUser(services.pool, { userId }, async (sql) => {
     const visible = await readReport(sql, reportId);
     if (!visible) throw notFound('not_found', `There is no interview report ${reportId} you may see.`);
@@ -140,7 +147,12 @@ export async function finalizeReport(services: ReportServices, userId: string, r
     const coordinator = (await sql.query<{ c: boolean }>('select app_hidden.is_coordinator() as c')).rows[0]!.c;
     await sql.query('set local role none');
 
+    // A draft may be prepared before the interview; signing it needs the interview to have begun.
+    await requireInterviewStarted(sql, visible.booking_id);
     const values = toValues(visible);
+    // Whole sections left empty: the screen lists them and asks why; the reason is kept with the
+    // report. It is a record, not a gate (docs/decisions/report-prepared-before-interview.md).
+    const empty = emptySections(values);
     const day = await interviewDate(sql, visible.booking_id);
     const support = decisionSupport(values, day);
     const problems = outcomeProblems(values, support);
@@ -155,15 +167,39 @@ export async function finalizeReport(services: ReportServices, userId: string, r
     await sql.query(
       `update app_public.interview_reports
           set ${names.map((n, i) => `${n} = $${i + 6}`).join(', ')},
-              state = 'final', finalized_at = now(), finalized_by = $2, trial_outcome = $3, override_reason = $4, override_by = $5
+              state = 'final', finalized_at = now(), finalized_by = $2, trial_outcome = $3, override_reason = $4, override_by = $5,
+              empty_sections_reason = $${names.length + 6}
         where id = $1`,
-      [reportId, userId, outcome, overridable.length > 0 ? overrideReason! : null, overridable.length > 0 ? userId : null, ...names.map((n) => derived[n])],
+      [reportId, userId, outcome, overridable.length > 0 ? overrideReason! : null, overridable.length > 0 ? userId : null, ...names.map((n) => derived[n]), empty.length > 0 ? (emptyReason ?? null) : null],
     );
+    await markInterviewHeld(sql, visible.booking_id);
     const workflow = await applyOutcome(services, sql, { ...visible, values, outcome, userId });
     return { id: reportId, outcome, workflow, overridden: overridable.map((p) => p.rule) };
   }).catch((error: unknown) => {
     throw reportDatabaseError(error);
   });
+}
+
+/** Refuses to sign before the booked interview's start (drafts may be prepared earlier). */
+async function requireInterviewStarted(sql: Sql, bookingId: string): Promise<void> {
+  const started = await sql.query(
+    `select 1 from app_public.interview_bookings b join app_public.interview_offers o on o.id = b.offer_id where b.id = $1 and o.starts_at <= now()`,
+    [bookingId],
+  );
+  if (!started.rowCount) throw badRequest('interview_not_started', 'The interview has not started yet; the report can be signed once it has begun.');
+}
+
+/**
+ * A signed report means the interview took place: the offer is marked held, which adds its
+ * invoice item (trigger _500_invoice of 0061), so nobody has to mark it separately.
+ */
+async function markInterviewHeld(sql: Sql, bookingId: string): Promise<void> {
+  await sql.query(
+    `update app_public.interview_offers o set has_taken_place = true
+       from app_public.interview_bookings b
+      where b.id = $1 and o.id = b.offer_id and not o.has_taken_place`,
+    [bookingId],
+  );
 }
 
 /**

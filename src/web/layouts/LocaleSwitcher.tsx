@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { changeLocale, supportedLocales } from '../i18n/i18n';
 import { useErrors } from '../features/errors/errors';
 import { api } from '../api/client';
-import { useSession } from '../session/session';
+import { rememberLocaleChoice, useSession } from '../session/session';
 
 /** Language names in their own language, so everyone finds theirs. */
 const NATIVE_NAMES: Record<string, string> = { ar: 'العربية', de: 'Deutsch', en: 'English' };
@@ -16,7 +16,9 @@ export function LocaleSwitcher() {
 
   const choose = async (locale: string) => {
     try {
-      await changeLocale(locale);
+      const chosen = await changeLocale(locale);
+      // Chosen before signing in: the sign-in stores it in the profile (session.signIn).
+      if (!session.user) rememberLocaleChoice(chosen);
       // Mails follow the person's locale, so keep the profile in step with the screen.
       if (session.user && session.user.locale !== locale) {
         session.setUser(await api('PATCH', '/api/auth/users/me', { body: { locale } }));

@@ -24,6 +24,8 @@ export interface OutboxRecordOptions<S, V> {
   sendPending?(stored: S): boolean;
   /** When loading fails while changes wait here: the record to start from (offline start). */
   startOffline?(): S;
+  /** Keep refused changes on this device instead of dropping them (AnswerOutbox.keepRefused). */
+  keepRefused?: boolean;
 }
 
 export interface OutboxRecord<S, V> {
@@ -60,6 +62,7 @@ export function useOutboxRecord<S, V>(options: OutboxRecordOptions<S, V>): Outbo
       send: (changes) => latest.current.send(changes),
       onState: setSaveState,
       onRejected: setRejected,
+      keepRefused: latest.current.keepRefused ?? false,
     });
     outbox.current = box;
     let stale = false;

@@ -5,6 +5,7 @@
  */
 import { QueryObserver, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { isLocale, type Locale } from '../../domain/locales';
 import { isInterviewerLevel } from '../../domain/roles';
 import { api, ApiError, onSessionEnded, readToken, storeToken } from '../api/client';
 import { useErrors } from '../features/errors/errors';
@@ -40,6 +41,31 @@ function readStoredUser(): Profile | null {
     return raw ? (JSON.parse(raw) as Profile) : null;
   } catch {
     return null;
+  }
+}
+
+const LOCALE_CHOICE_KEY = 'localeChosenBeforeSignIn';
+
+/** A language chosen on a signed-out screen, kept for the sign-in that follows. */
+export function rememberLocaleChoice(locale: Locale): void {
+  sessionStorage.setItem(LOCALE_CHOICE_KEY, locale);
+}
+
+/**
+ * The language chosen before signing in becomes the profile's, so mails follow it too (issue 26:
+ * staff who chose German got Arabic mails). Only an explicit choice counts, never the default.
+ */
+async function storeLocaleChoice(profile: Profile, setUser: (profile: Profile) => void): Promise<Profile> {
+  const chosen = sessionStorage.getItem(LOCALE_CHOICE_KEY);
+  sessionStorage.removeItem(LOCALE_CHOICE_KEY);
+  if (!isLocale(chosen) || chosen === profile.locale) return profile;
+  try {
+    const updated = await api<Profile>('PATCH', '/api/auth/users/me', { body: { locale: chosen } });
+    setUser(updated);
+    return updated;
+  } catch {
+    // The profile keeps its language; the person can change it on /profile.
+    return profile;
   }
 }
 
@@ -132,7 +158,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         storeToken(encoded);
         setToken(encoded);
         setFailedLogin(null);
-        return await loadSessionData();
+        const profile = await loadSessionData();
+        return await storeLocaleChoice(profile, setUser);
       } catch (error) {
         // Spec §8: a failed login sets the failed-login flag and rethrows.
         setFailedLogin(error instanceof ApiError ? error : new ApiError(0, 'unknown', String(error)));

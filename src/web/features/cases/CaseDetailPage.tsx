@@ -12,7 +12,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { sortMessages } from '../../../domain/messages';
+import { conversationPath, sortMessages } from '../../../domain/messages';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Page, Spinner } from '../../ui/ui';
@@ -163,7 +163,7 @@ export function CaseDetailPage() {
   const title = detail ? t('cases.caseTitle', { shortId: detail.shortId }) : t('nav.adminCase');
   const openConversation = () => {
     session.setCurrentCase(caseId);
-    void navigate('/conversation');
+    void navigate(conversationPath(caseId));
   };
 
   return (
@@ -171,7 +171,7 @@ export function CaseDetailPage() {
       <nav className="button-row toolbar" aria-label={t('cases.caseNavigation')}>
         <Link to="/admin/cases">{t('cases.backToList')}</Link>
         {detail ? <Link to={`/admin/cases/${caseId}/log`}>{t('nav.adminCaseLog')}</Link> : null}
-        {detail?.myInvolvement ? (
+        {detail ? (
           <button type="button" className="button button--secondary button--small" onClick={openConversation}>
             {t('cases.openConversation')}
           </button>

@@ -24,6 +24,7 @@ import { SafetyMark } from '../safety/SafetyMark';
 import { SafetyOverview } from '../safety/SafetyOverview';
 import { TrialSection } from '../trial/TrialSection';
 import { useMediaQuery, WIDE_SCREEN } from '../../ui/useMediaQuery';
+import { armName } from '../trial/arm-name';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -163,9 +164,9 @@ function Similarity({ value }: { value: number | null }) {
   return <>{percent}</>;
 }
 
-/** The randomized arm (issue 15), or a dash before randomization. */
-function treatmentOf(item: CaseListItem): string {
-  return item.treatmentAssignmentsByCaseIdList?.[0]?.treatment ?? '—';
+/** The randomized arm (issue 15) by its translated name, or a dash before randomization. */
+function treatmentOf(t: TFunction, item: CaseListItem): string {
+  return armName(t, item.treatmentAssignmentsByCaseIdList?.[0]?.treatment);
 }
 
 function caseName(item: CaseListItem): string {
@@ -258,8 +259,7 @@ function columns(t: TFunction, searching: boolean) {
     {
       key: 'treatment',
       label: t('trial.case.treatment'),
-      cell: (item) => treatmentOf(item),
-      ltr: true,
+      cell: (item) => treatmentOf(t, item),
     },
     {
       key: 'therapists',

@@ -17,6 +17,7 @@ import { Page, SelectField, Spinner } from '../../ui/ui';
 import type { Person } from '../messages/api';
 import { personName } from '../messages/names';
 import { AUDIT_PAGE_SIZE, caseLogQuery, personQuery, type AuditRow } from './api';
+import { auditTableName } from './audit-table-name';
 
 const TABLES = ['cases', 'case_members', 'case_messages', 'users'] as const;
 const OPERATIONS = ['INSERT', 'UPDATE', 'DELETE'] as const;
@@ -100,7 +101,7 @@ function Sentence({ row, who, people }: { row: AuditRow; who: string; people: Ma
           {t('caseLog.said.other', {
             who,
             change: t(`caseLog.operations.${said.operation}`, { defaultValue: said.operation }),
-            record: t([`caseLog.tables.${said.table}`, `safety.tables.${said.table}`], { defaultValue: said.table }),
+            record: auditTableName(t, said.table, currentLocale()),
           })}
         </>
       );

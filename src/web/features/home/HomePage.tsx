@@ -15,6 +15,7 @@ import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Page, Spinner } from '../../ui/ui';
 import { myCasesQuery, type MyCase } from '../messages/api';
 import { personName } from '../messages/names';
+import { conversationPath } from '../../../domain/messages';
 
 /** What each kind of person does here, in the order they usually need it. */
 const TILES: Record<HomeKind, RouteId[]> = {
@@ -61,7 +62,7 @@ function MyCases({ staff }: { staff: boolean }) {
   const { data, error, isPending } = useQuery(myCasesQuery());
   const open = (caseId: string) => {
     session.setCurrentCase(caseId);
-    void navigate('/conversation');
+    void navigate(conversationPath(caseId));
   };
   return (
     <section aria-labelledby="my-cases-title">

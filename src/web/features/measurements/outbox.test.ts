@@ -65,7 +65,7 @@ function timers() {
 
 const OFFLINE = new ApiError(0, 'network', 'The server cannot be reached.');
 
-function setup(retryDelaysMs = [10, 20]) {
+function setup(retryDelaysMs = [10, 20], keepRefused = false) {
   const storage = new MemoryStorage();
   const remote = server();
   const clock = timers();
@@ -81,6 +81,7 @@ function setup(retryDelaysMs = [10, 20]) {
     clearTimer: clock.clearTimer,
     onState: (s) => states.push(s),
     onRejected: (e) => rejected.push(e),
+    keepRefused,
   });
   return { storage, remote, clock, states, rejected, key, outbox };
 }
@@ -160,6 +161,22 @@ describe('answer outbox', () => {
     expect(await outbox.flush()).toBe(false);
     expect(rejected.map((e) => e.status)).toEqual([400]);
     expect(clock.queue).toEqual([]);
+    expect(storage.getItem(key)).toBeNull();
+  });
+
+  it('with keepRefused keeps a refused change on the device, says refused (never saved) and sends it again once changed', async () => {
+    const { outbox, remote, clock, rejected, states, storage, key } = setup([10, 20], true);
+    remote.fail(new ApiError(400, 'interview_not_started', 'The interview has not started yet'));
+    outbox.add({ age: 30 });
+    expect(await outbox.flush()).toBe(false);
+    expect(rejected.map((e) => e.code)).toEqual(['interview_not_started']);
+    expect(clock.queue).toEqual([]);
+    expect(JSON.parse(storage.getItem(key)!)).toEqual({ age: 30 });
+    expect(states.at(-1)).toBe('rejected');
+    remote.fail(null);
+    outbox.add({ sex: 'FEMALE' });
+    expect(await outbox.flush()).toBe(true);
+    expect(remote.stored).toEqual([{ age: 30, sex: 'FEMALE' }]);
     expect(storage.getItem(key)).toBeNull();
   });
 

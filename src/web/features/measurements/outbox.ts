@@ -24,6 +24,12 @@ export interface OutboxOptions {
   key: string;
   onState?(state: OutboxState): void;
   onRejected?(error: ApiError): void;
+  /**
+   * Keep refused changes on this device (shown as refused until the person changes them)
+   * instead of dropping them: for long texts such as the interview report, where a refusal
+   * (an interview not yet started, one value out of range) must never cost what was typed.
+   */
+  keepRefused?: boolean;
   /** Waits before the 1st, 2nd, … retry; the last one repeats. */
   retryDelaysMs?: readonly number[];
   setTimer?(callback: () => void, ms: number): unknown;
@@ -114,8 +120,9 @@ export class AnswerOutbox {
           this.retryLater();
           return false;
         }
-        // Refused: sending again would be refused again. The record on the server stands.
-        this.removeSent(snapshot);
+        // Refused: sending again would be refused again. The record on the server stands;
+        // with keepRefused the changes stay here until the person corrects them.
+        if (!this.options.keepRefused) this.removeSent(snapshot);
         this.setState('rejected');
         this.options.onRejected?.(error as ApiError);
         return false;

@@ -6,7 +6,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { addressedGroups, landingCase, readMarkAfter, replyGroups, sortMessages } from '../../../domain/messages';
+import { useSearchParams } from 'react-router';
+import { addressedGroups, conversationCase, readMarkAfter, replyGroups, sortMessages } from '../../../domain/messages';
 import { isStaff } from '../../../domain/roles';
 import { shortId } from '../../../domain/short-id';
 import type { ApiError } from '../../api/client';
@@ -24,19 +25,12 @@ import { conversationQuery, deleteMessage, markRead, myCasesQuery, refetchAfterM
 const EMPTY_START: ComposerStart = { draftId: null, subject: '', body: '', groups: [] };
 
 /**
- * A staff member's cases, to choose which conversation to read (session.setCurrentCase), each
- * with my unread count. On arrival the page opens the case with the newest unread message.
+ * A care-team member's cases (staff and counselors), to choose which conversation to read,
+ * each with my unread count. It never switches by itself: the case shown is the one asked for.
  */
 function CaseSwitcher({ currentCaseId, onSwitch }: { currentCaseId: string | null; onSwitch(caseId: string): void }) {
   const { t } = useTranslation();
   const { data: cases } = useQuery(myCasesQuery());
-  const landed = useRef(false);
-  useEffect(() => {
-    if (!cases || landed.current) return;
-    landed.current = true;
-    const target = landingCase(cases.flatMap((c) => (c.case ? [c.case] : [])));
-    if (target && target !== currentCaseId) onSwitch(target);
-  }, [cases, currentCaseId, onSwitch]);
   if (!cases) return null;
   const options = cases.flatMap((c) => {
     if (!c.case) return [];
@@ -275,24 +269,36 @@ export function ConversationPage() {
   const { t } = useTranslation();
   const session = useSession();
   const confirm = useConfirm();
+  const [params, setParams] = useSearchParams();
   const flags = accountFlags(session.user);
-  const staff = flags ? isStaff(flags) : false;
+  // Counselors work on several cases too, so they switch like staff (spec §2 /conversation).
+  const switches = flags ? isStaff(flags) || Boolean(session.user?.is_counselor_account) : false;
+  const { data: myCases } = useQuery({ ...myCasesQuery(), enabled: switches });
+  const requested = params.get('case');
+  const pickerCases = (myCases ?? []).flatMap((c) => (c.case ? [c.case] : []));
+  // Until my cases have loaded, a staff member without a chosen case waits rather than guessing.
+  const caseId = switches && !requested && !session.currentCaseId && !myCases ? null : conversationCase(requested, session.currentCaseId, pickerCases);
+  // The case shown becomes the session's current case, so other screens follow it.
+  useEffect(() => {
+    if (caseId && caseId !== session.currentCaseId) session.setCurrentCase(caseId);
+  }, [caseId, session]);
   // The composer's unsaved state, so switching the case can ask before it discards text.
   const dirty = useRef(false);
   const onDirtyChange = useCallback((value: boolean) => {
     dirty.current = value;
   }, []);
 
-  const switchCase = async (caseId: string) => {
+  const switchCase = async (next: string) => {
     if (dirty.current && !(await confirm({ title: t('confirmPrompts.discardTitle'), message: t('confirmPrompts.discardMessage'), confirmLabel: t('confirmPrompts.discard'), danger: true }))) return;
     dirty.current = false;
-    session.setCurrentCase(caseId);
+    session.setCurrentCase(next);
+    setParams({ case: next }, { replace: true });
   };
 
   return (
     <Page title={t('nav.conversation')}>
-      {staff ? <CaseSwitcher currentCaseId={session.currentCaseId} onSwitch={(id) => void switchCase(id)} /> : null}
-      {session.currentCaseId ? <ConversationView key={session.currentCaseId} caseId={session.currentCaseId} onDirtyChange={onDirtyChange} /> : <p>{t('messages.noCase')}</p>}
+      {switches ? <CaseSwitcher currentCaseId={caseId} onSwitch={(id) => void switchCase(id)} /> : null}
+      {caseId ? <ConversationView key={caseId} caseId={caseId} onDirtyChange={onDirtyChange} /> : switches && !myCases ? <Spinner /> : <p>{t('messages.noCase')}</p>}
     </Page>
   );
 }

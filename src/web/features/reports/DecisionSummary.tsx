@@ -3,6 +3,7 @@
  * recomputed as the interviewer types. It proposes; the interviewer decides ("apply" buttons
  * fill the result fields, nothing is chosen silently).
  */
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import {
   FUTURE_REASONS,
@@ -45,12 +46,15 @@ export function DecisionSummary({
   locale,
   onApply,
   readOnly,
+  extra,
 }: {
   support: DecisionSupport;
   values: Values;
   locale: Locale;
   onApply(field: string, value: string | string[]): void;
   readOnly: boolean;
+  /** Shown below the summary (the patient's screening scores on the report form). */
+  extra?: ReactNode;
 }) {
   const { t } = useTranslation();
   const s = support;
@@ -210,6 +214,7 @@ export function DecisionSummary({
           </button>
         </p>
       ) : null}
+      {extra}
     </aside>
   );
 }

@@ -16,6 +16,8 @@ import {
 import { useTranslation } from "react-i18next";
 import {
   decisionSupport,
+  emptySections,
+  sectionProgress,
   GROUP_LABELS,
   INPUT_FIELDS,
   REPORT_SECTIONS,
@@ -25,7 +27,11 @@ import {
 } from "../../../domain/interview-report";
 import { isLocale, type Locale } from "../../../domain/locales";
 import { ApiError } from "../../api/client";
+import { useConfirm, useConfirmWithReason } from "../../ui/confirm";
 import { Alert, Spinner } from "../../ui/ui";
+import { ReportRefusal } from "./ReportRefusal";
+import { ScreeningScores } from "./ScreeningScores";
+import { loadScreeningDemographics } from "./api";
 import {
   amendReport,
   finalizeReport,
@@ -36,7 +42,7 @@ import {
 import { DecisionSummary } from "./DecisionSummary";
 import { ReportField } from "./ReportField";
 import { ReportView } from "./ReportView";
-import { useAutosave, type Values } from "./useAutosave";
+import { useAutosave, type Autosave, type Values } from "./useAutosave";
 
 interface Problem {
   rule: string;
@@ -44,22 +50,8 @@ interface Problem {
   message: string;
 }
 
-const answered = (value: ReportValue | undefined) =>
-  value !== null &&
-  value !== undefined &&
-  value !== "" &&
-  !(Array.isArray(value) && value.length === 0);
-
-export function sectionProgress(
-  values: Values,
-  section: ReportSection,
-): { done: number; total: number } {
-  const fields = INPUT_FIELDS.filter((f) => f.section === section && f.counted);
-  return {
-    done: fields.filter((f) => answered(values[f.id])).length,
-    total: fields.length,
-  };
-}
+/** Kept here for the screen's tests; the rule lives in src/domain/interview-report/completeness.ts. */
+export { sectionProgress };
 
 function SectionFields({
   section,
@@ -115,19 +107,48 @@ function SectionFields({
   );
 }
 
+/**
+ * Patient data the patient already gave (age and gender of the screening's baseline
+ * questionnaire) fills the report's empty fields once, as if typed: saved, and changeable.
+ */
+function usePrefill(report: Autosave<ReportRow>, caseId: string | null): void {
+  const done = useRef(false);
+  const { values, set } = report;
+  const final = report.row?.state === "final";
+  useEffect(() => {
+    if (done.current || !values || !caseId || final) return;
+    done.current = true;
+    void loadScreeningDemographics(caseId).then((given) => {
+      if (!given) return;
+      if (given.age !== null && !answeredValue(values.age)) set("age", given.age);
+      if (given.gender !== null && !answeredValue(values.sex)) set("sex", given.gender);
+    }, () => undefined);
+  }, [values, caseId, final, set]);
+}
+
+const answeredValue = (value: ReportValue | undefined) => value !== null && value !== undefined && value !== "";
+
 export function ReportForm({
   bookingId,
   userId,
   interviewDate,
+  startsAt,
+  caseId,
   isCoordinator,
   onFinalized,
 }: {
   bookingId: string;
   userId: string;
   interviewDate: string;
+  /** The interview's start: before it, the report is prepared; signing waits for it. */
+  startsAt: string | null;
+  /** The booking's case: its screening answers pre-fill the patient data and its scores are shown. */
+  caseId: string | null;
   isCoordinator: boolean;
   onFinalized(): void;
 }) {
+  const confirm = useConfirm();
+  const confirmWithReason = useConfirmWithReason();
   const { t, i18n } = useTranslation();
   const locale: Locale = isLocale(i18n.language) ? i18n.language : "ar";
   const report = useAutosave<ReportRow>(
@@ -142,6 +163,7 @@ export function ReportForm({
     () => decisionSupport(values ?? {}, interviewDate),
     [values, interviewDate],
   );
+  usePrefill(report, caseId);
   const [problems, setProblems] = useState<Problem[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [overrideReason, setOverrideReason] = useState("");
@@ -155,27 +177,53 @@ export function ReportForm({
   const finalize = useCallback(
     async (event: FormEvent) => {
       event.preventDefault();
-      setBusy(true);
       setError(null);
+      if (startsAt && Date.parse(startsAt) > Date.now()) {
+        setError(t("careTeam.report.signAfterStart"));
+        return;
+      }
+      // Signing is final and drives the trial: it is confirmed, naming what follows; whole
+      // sections left empty are listed and need a reason, which is kept with the report.
+      const empty = emptySections(values ?? {});
+      const question = {
+        title: t("careTeam.sign.title"),
+        message: t("careTeam.sign.message"),
+        confirmLabel: t("report.finalize"),
+        danger: true,
+      };
+      let emptyReason: string | undefined;
+      if (empty.length > 0) {
+        const given = await confirmWithReason({
+          ...question,
+          message: `${t("careTeam.sign.message")} ${t("careTeam.sign.emptySections", { count: empty.length })}`,
+          items: empty.map((section) => t(`report.sections.${section}`)),
+          reasonLabel: t("careTeam.sign.emptyReason"),
+        });
+        if (given === null) return;
+        emptyReason = given;
+      } else if (!(await confirm(question))) return;
+      setBusy(true);
       try {
         if (!(await report.flush()))
           throw new ApiError(0, "network", t("report.offline"));
         const stored = await loadReportOfBooking(bookingId);
         if (!stored) throw new ApiError(400, "empty", t("report.empty"));
-        await finalizeReport(stored.id, overrideReason.trim() || undefined);
+        await finalizeReport(stored.id, overrideReason.trim() || undefined, emptyReason);
         setProblems([]);
         onFinalized();
         report.reload();
       } catch (caught) {
         if (caught instanceof ApiError && Array.isArray(caught.body.problems))
           setProblems(caught.body.problems as Problem[]);
+        else if (caught instanceof ApiError && caught.code === "interview_not_started")
+          setError(t("careTeam.report.signAfterStart"));
         else
           setError(caught instanceof Error ? caught.message : String(caught));
       } finally {
         setBusy(false);
       }
     },
-    [report, bookingId, overrideReason, onFinalized, t],
+    [report, bookingId, overrideReason, onFinalized, t, values, startsAt, confirm, confirmWithReason],
   );
 
   if (report.loadError)
@@ -224,6 +272,9 @@ export function ReportForm({
         </ol>
       </nav>
       <form className="rp-form" onSubmit={(e) => void finalize(e)} noValidate>
+        {startsAt && Date.parse(startsAt) > Date.now() ? (
+          <Alert kind="info">{t("careTeam.report.preparing")}</Alert>
+        ) : null}
         {REPORT_SECTIONS.map((section, index) => (
           <section
             key={section}
@@ -271,11 +322,9 @@ export function ReportForm({
             </Alert>
           </div>
         ) : null}
-        {error ? <Alert kind="error" focusOnShow>{error}</Alert> : null}
-        {report.rejected ? (
-          <Alert kind="error">{report.rejected.message}</Alert>
-        ) : null}
         <div className="rp-actions">
+          {error ? <Alert kind="error" focusOnShow>{error}</Alert> : null}
+          {report.rejected ? <ReportRefusal error={report.rejected} locale={locale} /> : null}
           <span className="rp-state" role="status">
             {t(`report.saveState.${saveState}`)}
           </span>
@@ -297,6 +346,7 @@ export function ReportForm({
         locale={locale}
         onApply={apply}
         readOnly={false}
+        extra={caseId ? <ScreeningScores caseId={caseId} locale={locale} /> : null}
       />
     </div>
   );

@@ -7,10 +7,13 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
+import { formatDateTime } from "../../../domain/format";
 import { isLocale, type Locale } from "../../../domain/locales";
 import { ApiError } from "../../api/client";
 import { useSession } from "../../session/session";
+import { useConfirm } from "../../ui/confirm";
 import { Alert, Page, Spinner } from "../../ui/ui";
+import { personName } from "../messages/names";
 import {
   loadFinalizedCaseIds,
   loadReportBookings,
@@ -47,21 +50,17 @@ const GROUPS: readonly Group[] = [
   "finalized",
 ];
 
-function Slot({ booking, locale }: { booking: ReportBooking; locale: Locale }) {
+/** The interview's start in the viewer's profile time zone (one clock rule, issue 26). */
+function Slot({ booking, locale, timeZone }: { booking: ReportBooking; locale: Locale; timeZone: string }) {
   if (!booking.offer) return null;
-  return (
-    <time dateTime={booking.offer.startsAt}>
-      {new Date(booking.offer.startsAt).toLocaleString(locale, {
-        dateStyle: "medium",
-        timeStyle: "short",
-      })}
-    </time>
-  );
+  return <time dateTime={booking.offer.startsAt}>{formatDateTime(new Date(booking.offer.startsAt), locale, timeZone)}</time>;
 }
 
 function BookingList({ onChanged }: { onChanged(): void }) {
   const { t, i18n } = useTranslation();
   const locale: Locale = isLocale(i18n.language) ? i18n.language : "ar";
+  const confirm = useConfirm();
+  const timeZone = useSession().user?.time_zone ?? "UTC";
   const [data, setData] = useState<{
     bookings: ReportBooking[];
     finalized: Set<string>;
@@ -89,7 +88,13 @@ function BookingList({ onChanged }: { onChanged(): void }) {
     if (group) byGroup.set(group, [...(byGroup.get(group) ?? []), booking]);
   }
   const missed = async (booking: ReportBooking) => {
-    if (!window.confirm(t("report.list.confirmMissed"))) return;
+    const sure = await confirm({
+      title: t("careTeam.missed.title"),
+      message: t("report.list.confirmMissed"),
+      confirmLabel: t("report.list.missed"),
+      danger: true,
+    });
+    if (!sure) return;
     try {
       await recordMissed(booking.id);
       setAttempt((n) => n + 1);
@@ -118,12 +123,13 @@ function BookingList({ onChanged }: { onChanged(): void }) {
                 {list.map((booking) => (
                   <li key={booking.id}>
                     <span className="rl-who">
-                      <Slot booking={booking} locale={locale} />
-                      <span dir="ltr">
-                        {booking.interviewee?.username ??
+                      <Slot booking={booking} locale={locale} timeZone={timeZone} />
+                      <bdi>
+                        {personName(booking.caseByCaseId?.patient) ??
+                          booking.interviewee?.username ??
                           booking.caseByCaseId?.shortId ??
                           ""}
-                      </span>
+                      </bdi>
                     </span>
                     <span className="rl-actions">
                       {group === "followUps" ? (
@@ -134,7 +140,12 @@ function BookingList({ onChanged }: { onChanged(): void }) {
                               : "report.list.writeFeedback",
                           )}
                         </Link>
-                      ) : group === "upcoming" ? null : (
+                      ) : group === "upcoming" && data.finalized.has(booking.caseId) ? null : group === "upcoming" ? (
+                        // An intake report is prepared before the interview; it is signed after the start.
+                        <Link to={`/interviews/reports?booking=${booking.id}`}>
+                          {t(booking.interviewReportByBookingId ? "report.list.continue" : "careTeam.report.prepare")}
+                        </Link>
+                      ) : (
                         <Link to={`/interviews/reports?booking=${booking.id}`}>
                           {t(
                             group === "due"
@@ -173,6 +184,8 @@ export function ReportsPage() {
   const bookingId = params.get("booking");
   const feedbackId = params.get("feedback");
   const [interviewDate, setInterviewDate] = useState<string | null>(null);
+  const [startsAt, setStartsAt] = useState<string | null>(null);
+  const [caseId, setCaseId] = useState<string | null>(null);
   const userId = session.user?.id ?? "";
   const isCoordinator = session.user?.is_coordinator_account === true;
   const noop = useCallback(() => undefined, []);
@@ -184,6 +197,8 @@ export function ReportsPage() {
     void loadReportBookings().then(
       (bookings) => {
         const found = bookings.find((b) => b.id === bookingId);
+        if (!stale) setStartsAt(found?.offer?.startsAt ?? null);
+        if (!stale) setCaseId(found?.caseId ?? null);
         if (!stale)
           setInterviewDate(
             (found?.offer?.startsAt ?? new Date().toISOString()).slice(0, 10),
@@ -208,6 +223,8 @@ export function ReportsPage() {
             bookingId={bookingId}
             userId={userId}
             interviewDate={interviewDate}
+            startsAt={startsAt}
+            caseId={caseId}
             isCoordinator={isCoordinator}
             onFinalized={noop}
           />

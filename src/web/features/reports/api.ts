@@ -30,7 +30,7 @@ export interface ReportBooking {
   canceled: boolean;
   interviewee: { username: string } | null;
   offer: { startsAt: string; endsAt: string } | null;
-  caseByCaseId: { shortId: string | null } | null;
+  caseByCaseId: { shortId: string | null; patient: { alias: string | null; username: string } | null } | null;
   interviewReportByBookingId: { id: string; state: string; updatedAt: string; trialOutcome: string | null } | null;
   feedbackInterviewReportByBookingId: { id: string; updatedAt: string } | null;
   missedInterviewByBookingId: { recordedAt: string } | null;
@@ -41,7 +41,7 @@ const ReportBookings = graphql(`query ReportBookings {
     id caseId interviewerId canceled
     interviewee { username }
     offer { startsAt endsAt }
-    caseByCaseId { shortId }
+    caseByCaseId { shortId patient { alias username } }
     interviewReportByBookingId { id state updatedAt trialOutcome }
     feedbackInterviewReportByBookingId { id updatedAt }
     missedInterviewByBookingId { recordedAt }
@@ -86,8 +86,10 @@ export interface FinalizeAnswer {
   overridden: string[];
 }
 
-export async function finalizeReport(reportId: string, overrideReason?: string): Promise<FinalizeAnswer> {
-  return api<FinalizeAnswer>('POST', `/api/interview_reports/${encodeURIComponent(reportId)}/finalize`, { body: overrideReason ? { overrideReason } : {} });
+export async function finalizeReport(reportId: string, overrideReason?: string, emptySectionsReason?: string): Promise<FinalizeAnswer> {
+  return api<FinalizeAnswer>('POST', `/api/interview_reports/${encodeURIComponent(reportId)}/finalize`, {
+    body: { ...(overrideReason ? { overrideReason } : {}), ...(emptySectionsReason ? { emptySectionsReason } : {}) },
+  });
 }
 
 export async function amendReport(reportId: string, reason: string, values: Record<string, unknown>): Promise<{ version: number }> {
@@ -100,7 +102,8 @@ export async function recordMissed(bookingId: string): Promise<{ missed: number;
 
 export async function loadFeedbackOfBooking(bookingId: string): Promise<Record<string, ReportValue> | null> {
   const rows = await api<Record<string, ReportValue>[]>('GET', `/api/feedback_interview_reports?booking_id=eq.${encodeURIComponent(bookingId)}`);
-  return rows[0] ?? null;
+  const row = rows[0];
+  return row ? { age: row.age ?? null, gender: row.gender ?? null } : null;
 }
 
 export async function saveFeedback(bookingId: string, changes: Record<string, unknown>): Promise<void> {
@@ -108,4 +111,14 @@ export async function saveFeedback(bookingId: string, changes: Record<string, un
     body: { booking_id: bookingId, ...changes },
     headers: { prefer: 'resolution=merge-duplicates, return=representation' },
   });
+}
+
+/** Age and gender the patient gave in the screening's baseline questionnaire, if readable. */
+export async function loadScreeningDemographics(caseId: string): Promise<{ age: number | null; gender: string | null } | null> {
+  const rows = await api<{ age: number | null; gender: string | null }[]>(
+    'GET',
+    `/api/demographics?case_id=eq.${encodeURIComponent(caseId)}&time_of_measurement=eq.screening`,
+  );
+  const row = rows[0];
+  return row ? { age: row.age ?? null, gender: row.gender ?? null } : null;
 }

@@ -41,6 +41,8 @@ export function useAutosave<R extends Values>(
     load: () => load(bookingId),
     send: (changes) => save(bookingId, changes),
     merge: (stored, pending) => ({ ...(stored ?? {}), ...(pending as Values) }),
+    // A refused save keeps what was typed on this device (issue 26: nothing typed is lost).
+    keepRefused: true,
   });
   const { update } = record;
   const set = useCallback(

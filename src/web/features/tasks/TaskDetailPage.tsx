@@ -10,6 +10,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formVariables, initialFormValues, isSupportedField, variableText, type FormFieldError, type FormValues, type TaskFormField } from '../../../domain/workflow-tasks';
+import { formatDuration, shownVariables, type VariableKind } from '../../../domain/workflow-variables';
+import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, Page, SelectField, TextArea, TextField } from '../../ui/ui';
@@ -18,6 +20,7 @@ import { refetchAfterTaskCompleted, submitTaskForm, taskQuery, variablesQuery, t
 import { DueDate, TaskGroups, useDateTime, useTaskName } from './labels';
 import type { TaskListState } from './TaskListPage';
 import { RandomizeTaskNote, SERVER_FILLED_FIELDS } from '../trial/RandomizeTaskNote';
+import { armName } from '../trial/arm-name';
 
 function useFieldLabel() {
   const { t } = useTranslation();
@@ -130,22 +133,51 @@ function TaskForm({ task }: { task: TaskDetail }) {
   );
 }
 
+/** The process's facts in words, under translated labels; ids and plumbing stay hidden. */
 function Variables({ processInstanceId }: { processInstanceId: string }) {
   const { t } = useTranslation();
   const { data, isPending: loading } = useQuery(variablesQuery(processInstanceId));
-  const entries = Object.entries(data ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  const dateTime = useDateTime();
+  const shown = shownVariables(data ?? {});
+  const valueText = (kind: VariableKind, value: unknown): string => {
+    const text = variableText({ value });
+    switch (kind) {
+      case 'duration':
+        return formatDuration(text, currentLocale()) ?? text;
+      case 'date':
+        return Number.isNaN(Date.parse(text)) ? text : dateTime(text);
+      case 'boolean':
+        return value === true || text === 'true' ? t('report.yes') : t('report.no');
+      case 'outcome':
+        return t(`careTeam.outcomes.${text}`, { defaultValue: text });
+      case 'arm':
+        return armName(t, text);
+      case 'time':
+        return t(`careTeam.times.${text}`, { defaultValue: text });
+      case 'stage':
+        return t(`caseStages.${text}`, { defaultValue: text });
+      case 'codes':
+        return text
+          .split(/[,|]/)
+          .filter(Boolean)
+          .map((code) => t(`careTeam.reasons.${code}`, { defaultValue: code.replace(/_/g, ' ') }))
+          .join(', ');
+      case 'text':
+        return text;
+    }
+  };
   return (
     <section className="card" aria-labelledby="task-variables-title">
       <h2 id="task-variables-title">{t('tasks.variables')}</h2>
       {loading ? <p>{t('common.loading')}</p> : null}
       {!loading && data === null ? <p>{t('tasks.variablesHidden')}</p> : null}
-      {!loading && data && entries.length === 0 ? <p>{t('tasks.noVariables')}</p> : null}
-      {entries.length > 0 ? (
+      {!loading && data && shown.length === 0 ? <p>{t('tasks.noVariables')}</p> : null}
+      {shown.length > 0 ? (
         <dl className="facts">
-          {entries.map(([name, variable]) => (
+          {shown.map(({ name, kind, value }) => (
             <div key={name} className="changes__row">
-              <dt dir="ltr">{name}</dt>
-              <dd dir="auto">{variableText(variable)}</dd>
+              <dt>{t(`careTeam.variables.${name}`)}</dt>
+              <dd dir="auto">{valueText(kind, value)}</dd>
             </div>
           ))}
         </dl>

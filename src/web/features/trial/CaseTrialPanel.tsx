@@ -6,14 +6,17 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { formatDateTime } from '../../../domain/format';
 import { ApiError } from '../../api/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { asApiError } from '../../api/query';
 import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
-import { Checkbox, SelectField, TextArea, TextField } from '../../ui/ui';
-import { caseTrialQuery, changeExclusion, randomizeCase, recordSession, refetchAfterTrialChange, type CaseTrialFacts } from './api';
+import { useConfirm } from '../../ui/confirm';
+import { Alert, Checkbox, SelectField, TextArea, TextField } from '../../ui/ui';
+import { caseTrialQuery, changeExclusion, randomizeCase, recordSession, refetchAfterTrialChange, type CaseTrialFacts, type RandomizationCheck } from './api';
+import { armName } from './arm-name';
 import { TrialError } from './TrialError';
 
 export const EXCLUSION_FLAGS = [
@@ -34,10 +37,23 @@ function ExclusionForm({ caseId, facts, onChanged }: { caseId: string; facts: Ca
   const [reason, setReason] = useState('');
   const [askForPost, setAskForPost] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
+  const confirm = useConfirm();
   const current = flagValue(facts, flag);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
+    // Setting a flag ends tasks and moves the stage: it is asked first, naming what follows.
+    if (!current && reason.trim()) {
+      const kind = flag === 'is_dropout' ? 'dropout' : flag === 'exclude_from_analysis' ? 'analysis' : 'exclude';
+      const sure = await confirm({
+        title: t(`careTeam.confirm.${kind}Title`, { flag: t(`trial.flags.${flag}`) }),
+        message: t(`careTeam.confirm.${kind}Message`),
+        items: [t('careTeam.confirm.reasonGiven', { reason: reason.trim() })],
+        confirmLabel: t(`careTeam.confirm.${kind}Confirm`),
+        danger: true,
+      });
+      if (!sure) return;
+    }
     try {
       await changeExclusion(caseId, { flag, value: !current, reason, ...(flag === 'is_dropout' ? { askForPost } : {}) });
       setReason('');
@@ -114,6 +130,14 @@ function SessionForm({ caseId }: { caseId: string }) {
   );
 }
 
+/** Registration and the signed report disagree on gender: the stratum uses the registration. */
+function genderMismatchText(t: TFunction, check: RandomizationCheck): string {
+  return t('careTeam.randomize.genderMismatch', {
+    registered: t(`gender.${check.registeredGender ?? 'unknown'}`, { defaultValue: check.registeredGender ?? '' }),
+    reported: t(`gender.${check.reportedGender ?? 'unknown'}`, { defaultValue: check.reportedGender ?? '' }),
+  });
+}
+
 export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTherapist: boolean }) {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -121,9 +145,18 @@ export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTher
   const client = useQueryClient();
   const { data, error } = useQuery(caseTrialQuery(caseId));
   const [drawError, setDrawError] = useState<ApiError | null>(null);
+  const confirm = useConfirm();
   const reload = () => void refetchAfterTrialChange(client);
-  const draw = async () => {
+  const draw = async (check: RandomizationCheck | null) => {
     setDrawError(null);
+    const sure = await confirm({
+      title: t('careTeam.confirm.randomizeTitle'),
+      message: t('careTeam.confirm.randomizeMessage'),
+      items: check?.genderMismatch ? [genderMismatchText(t, check)] : [],
+      confirmLabel: t('trial.case.randomize'),
+      danger: true,
+    });
+    if (!sure) return;
     try {
       await randomizeCase(caseId);
       reload();
@@ -133,6 +166,7 @@ export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTher
   };
   if (!data) return <TrialError error={error ? asApiError(error) : null} />;
   const assignment = data.treatmentAssignmentsByCaseIdList[0];
+  const check = (data.randomizationCheck ?? null) as RandomizationCheck | null;
   const zone = user?.time_zone ?? 'UTC';
   return (
     <section className="trial-panel" aria-labelledby="case-trial-title">
@@ -142,7 +176,7 @@ export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTher
         <dd>
           {assignment ? (
             <>
-              <strong dir="ltr">{assignment.treatment}</strong> <span className="muted">({formatDateTime(new Date(assignment.assignedAt), currentLocale(), zone)})</span>
+              <strong>{armName(t, assignment.treatment)}</strong> <span className="muted">({formatDateTime(new Date(assignment.assignedAt), currentLocale(), zone)})</span>
             </>
           ) : (
             t('trial.case.notRandomized')
@@ -161,9 +195,11 @@ export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTher
           </>
         ) : null}
       </dl>
-      {coordinator && !assignment ? (
+      {coordinator && !assignment && check?.genderMismatch ? <Alert kind="warning">{genderMismatchText(t, check)}</Alert> : null}
+      {coordinator && !assignment && check?.refusal ? <p className="muted">{t(`careTeam.randomize.${check.refusal}`)}</p> : null}
+      {coordinator && !assignment && check && !check.refusal ? (
         <div className="button-row">
-          <button type="button" className="button" onClick={() => void draw()}>
+          <button type="button" className="button" onClick={() => void draw(check)}>
             {t('trial.case.randomize')}
           </button>
         </div>

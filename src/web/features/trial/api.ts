@@ -58,13 +58,21 @@ export const consortQuery = () => queryOptions({ queryKey: trialKeys.consort, qu
 export const CaseTrial = graphql(`
   query CaseTrial($id: UUID!) {
     caseById(id: $id) {
-      id isDropout dropoutReason excludeFromAnalysis reasonForExclusion exclusionFlags
+      id isDropout dropoutReason excludeFromAnalysis reasonForExclusion exclusionFlags randomizationCheck
       treatmentAssignmentsByCaseIdList(orderBy: ASSIGNED_AT_ASC) { id treatment stratum assignedAt }
       exclusionChangesByCaseIdList(orderBy: CHANGED_AT_DESC) { id flag value reason changedAt }
     }
   }
 `);
 export type CaseTrialFacts = NonNullable<ResultOf<typeof CaseTrial>['caseById']>;
+
+/** What the server's draw would say about a case, read before the button is offered (0141). */
+export interface RandomizationCheck {
+  refusal: 'already_randomized' | 'allocation_missing' | 'not_accepted' | null;
+  registeredGender: string | null;
+  reportedGender: string | null;
+  genderMismatch: boolean;
+}
 
 export const caseTrialQuery = (caseId: string) =>
   queryOptions({ queryKey: trialKeys.case(caseId), queryFn: async () => (await request(CaseTrial, { id: caseId })).caseById });
