@@ -270,3 +270,74 @@ describe('the escalation chain (test clock)', () => {
     }
   });
 });
+
+describe('the safety banner: open risk tasks a person can act on', () => {
+  const BANNER = `{ myOpenRiskTasksList { id caseId caseByCaseId { shortId patient { alias } } safetySignal { acknowledgedAt } } }`;
+
+  it('the therapist of the case and every coordinator see it; other roles, the patient and other cases do not; it goes when the task closes', async () => {
+    const risk = await riskCase();
+    const sees = async (person: Person) => {
+      const result = await t.graphql(BANNER, {}, person.token);
+      expect(result.errors).toBeUndefined();
+      return (result.data.myOpenRiskTasksList as { id: string }[]).some((x) => x.id === risk.taskId);
+    };
+    expect(await sees(therapist)).toBe(true);
+    expect(await sees(coordinator)).toBe(true);
+    for (const person of [supervisor, supporter, counselor, interviewer, outsider, risk.patient]) expect(await sees(person), person.username).toBe(false);
+    const row = (await t.graphql(BANNER, {}, therapist.token)).data.myOpenRiskTasksList.find((x: { id: string }) => x.id === risk.taskId);
+    expect(row.caseByCaseId.patient.alias).toBe('Amal');
+    expect((await submit(risk.taskId, therapist.token, reason('Seen at the clinic'))).status).toBe(204);
+    expect(await sees(therapist)).toBe(false);
+    expect(await sees(coordinator)).toBe(false);
+  });
+});
+
+describe("the coordinators' response-time report", () => {
+  const REPORT = `query($from: Datetime) { safetyResponseTimesList(raisedFrom: $from) { id caseId raisedAt acknowledgedAt firstCallAt resolvedAt closingReason caseByCaseId { shortId } } }`;
+
+  it('coordinators only; the rows carry the stored times and the figures reconcile with them', async () => {
+    const from = new Date(Date.UTC(2031, 0, 1));
+    const at = (minutes: number) => new Date(from.getTime() + minutes * MINUTE);
+    // Three risk answers with known times, moved into a period of their own.
+    const a = await riskCase();
+    const b = await riskCase();
+    const c = await riskCase();
+    const set = (id: string, raised: number, ack: number | null) =>
+      pool().query('update app_public.safety_signals set raised_at = $2, acknowledged_at = $3 where id = $1', [id, at(raised), ack === null ? null : at(ack)]);
+    await set(a.signalId, 0, 12);
+    await set(b.signalId, 60, 100);
+    await set(c.signalId, 120, null);
+    const call = async (risk: RiskCase, minute: number) => {
+      const made = await t.graphql(CALL, { input: { caseSuicideCall: { caseId: risk.caseId, safetySignalId: risk.signalId, callDate: at(minute).toISOString() } } }, therapist.token);
+      expect(made.errors).toBeUndefined();
+    };
+    await call(a, 30);
+    await call(b, 160);
+    // Recording the call took nothing away from the stored acknowledgement times.
+    expect((await signal(a.signalId)).acknowledged_at.getTime()).toBe(at(12).getTime());
+    expect((await submit(a.taskId, therapist.token)).status).toBe(204);
+
+    for (const person of [therapist, supervisor, outsider, a.patient]) {
+      const result = await t.graphql(REPORT, { from: from.toISOString() }, person.token);
+      expect(result.errors, person.username).toBeUndefined();
+      expect(result.data.safetyResponseTimesList, person.username).toEqual([]);
+    }
+    const rows = (await t.graphql(REPORT, { from: from.toISOString() }, coordinator.token)).data.safetyResponseTimesList as {
+      id: string; caseId: string; raisedAt: string; acknowledgedAt: string | null; firstCallAt: string | null; resolvedAt: string | null; closingReason: string | null; caseByCaseId: { shortId: string };
+    }[];
+    expect(rows.map((r) => r.id)).toEqual([a.signalId, b.signalId, c.signalId]);
+    const { summarizeResponses } = await import('../../src/domain/safety-report');
+    const summary = summarizeResponses(
+      rows.map((r) => ({ caseId: r.caseId, shortId: r.caseByCaseId.shortId, raisedAt: r.raisedAt, acknowledgedAt: r.acknowledgedAt, firstCallAt: r.firstCallAt, resolvedAt: r.resolvedAt, closedWithReason: Boolean(r.closingReason) })),
+    );
+    expect(summary.overall).toEqual({
+      count: 3,
+      open: 2,
+      notAcknowledged: 1,
+      withoutCall: 1,
+      acknowledgement: { median: 26, max: 40 },
+      call: { median: 65, max: 100 },
+    });
+    expect(summary.cases.map((x) => x.figures.call.max)).toEqual([30, 100, null]);
+  });
+});
