@@ -33,7 +33,7 @@ export function SafetyBanner() {
           return (
             <li key={task.id} className="safety-banner__item">
               <Link className="safety-banner__link" to={`/admin/tasks/${task.id}`}>
-                {t('safetyLoop.banner.open', { patient: name ?? t('safetyLoop.noPatient'), shortId: task.caseByCaseId?.shortId ?? '' })}
+                <bdi>{name ?? t('safetyLoop.noPatient')}</bdi> · {t('safetyLoop.case')} <bdi dir="ltr">{task.caseByCaseId?.shortId}</bdi>: {t('safetyLoop.banner.openTask')}
               </Link>
               <span className="safety-banner__meta">
                 {t('safetyLoop.banner.since', { time: when(task.created) })}

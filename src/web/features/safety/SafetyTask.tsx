@@ -54,7 +54,9 @@ function Patient({ task }: { task: SafetyTaskData }) {
       </dd>
       <dt>{t('safetyLoop.case')}</dt>
       <dd>
-        <Link to={`/admin/cases/${task.caseId}`}>{t('safetyLoop.caseLink', { shortId: c?.shortId ?? '' })}</Link>
+        <Link to={`/admin/cases/${task.caseId}`} dir="ltr">
+          {c?.shortId}
+        </Link>
       </dd>
     </dl>
   );
