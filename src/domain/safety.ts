@@ -50,3 +50,53 @@ export function safetyFlags(definition: InstrumentDefinition, answers: Answers):
   if (safety.size === 0) return [];
   return score(definition, answers).flags.filter((code) => safety.has(code));
 }
+
+// The risk answer of a signal, in words (issue 26) ---------------------------------------------------
+
+/** What a signal stored about its answer (db/migrations/0050 and 0058: safety_signals.details). */
+export interface SignalDetails {
+  flags?: string[];
+  item9?: number;
+  total?: number;
+  timeOfMeasurement?: string;
+  suicideRisk?: string;
+  suicidalityScore?: number;
+  [key: string]: unknown;
+}
+
+export interface SignalAnswer {
+  /** The questionnaire's name in the locale; null when the source is not a questionnaire. */
+  questionnaire: string | null;
+  /** The answered suicide item: its neutral label and the answer with its anchor, when known. */
+  item: { label: string; answer: string } | null;
+  /** The total and the highest total possible, when the signal stored one. */
+  total: { value: number; max: number | null } | null;
+  /** The safety flags that signalled, in words. */
+  flags: string[];
+}
+
+type LabelledLocale = 'ar' | 'de' | 'en';
+
+/** The answer a risk signal is about, said with the questionnaire's own labels (never its wording). */
+export function describeSignalAnswer(source: string, details: SignalDetails, locale: LabelledLocale, instrument: InstrumentDefinition | undefined, maxTotal: number | null): SignalAnswer {
+  if (!instrument) return { questionnaire: null, item: null, total: null, flags: [] };
+  const item = instrument.items.find((i) => i.id === 'item9');
+  let answered: SignalAnswer['item'] = null;
+  if (item && typeof details.item9 === 'number') {
+    const value = details.item9;
+    const anchor =
+      item.scale.kind === 'integer'
+        ? item.scale.anchors.find((a) => a.value === value)?.labels[locale]
+        : item.scale.kind === 'options'
+          ? item.scale.options.find((o) => o.points === value || o.code === String(value))?.labels[locale]
+          : undefined;
+    answered = { label: item.labels[locale], answer: anchor ? `${value} (${anchor})` : String(value) };
+  }
+  const flags = (details.flags ?? []).map((code) => instrument.flags.find((f) => f.code === code)?.labels[locale] ?? code);
+  return {
+    questionnaire: instrument.labels[locale],
+    item: answered,
+    total: typeof details.total === 'number' ? { value: details.total, max: maxTotal } : null,
+    flags,
+  };
+}

@@ -79,8 +79,13 @@ export interface Config {
   measurementSchedule: MeasurementSchedule;
   /** Booked interviews a patient may miss before being excluded "for missing interview". */
   missedInterviewLimit: number;
-  /** Clinical safety: how soon a risk signal's task and a call's coordinator review are due (ISO-8601 durations). */
-  safety: { taskDue: string; reviewDue: string };
+  /**
+   * Clinical safety: how soon a risk signal's task and a call's coordinator review are due; how
+   * long a risk task may wait for someone to take it on before the coordinators are told
+   * (ackDue), and after that before the on-call address is told (onCallAfter): ISO-8601
+   * durations. onCallEmail null: the chain ends with the coordinators.
+   */
+  safety: { taskDue: string; reviewDue: string; ackDue: string; onCallAfter: string; onCallEmail: string | null; onCallLocale: Locale };
   /** Treatment modules: the worksheets each arm assigns as patient tasks (TREATMENT_MODULES). */
   treatmentModules: TreatmentModules;
 }
@@ -150,6 +155,14 @@ function trustProxySetting(env: Env): boolean | number | string[] {
     }
   }
   return list;
+}
+
+/** An e-mail address, or null when unset. */
+function emailSetting(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) throw new Error(`Setting ${name} must be an e-mail address, e.g. oncall@clinic.example`);
+  return raw;
 }
 
 function localeSetting(env: Env): Locale[] {
@@ -224,6 +237,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     safety: {
       taskDue: durationSetting(env, 'SAFETY_TASK_DUE', 'PT24H'),
       reviewDue: durationSetting(env, 'SAFETY_REVIEW_DUE', 'PT24H'),
+      ackDue: durationSetting(env, 'SAFETY_ACK_DUE', 'PT2H'),
+      onCallAfter: durationSetting(env, 'SAFETY_ON_CALL_AFTER', 'PT2H'),
+      onCallEmail: emailSetting(env, 'SAFETY_ON_CALL_EMAIL'),
+      onCallLocale: localeSetting(env)[0]!,
     },
     treatmentModules: treatmentModulesSetting(env, path.resolve(env.WORKFLOWS_DIR || path.join(import.meta.dirname, '../../workflows'))),
   };

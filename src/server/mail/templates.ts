@@ -14,6 +14,8 @@ export type MailKind =
   | 'workflow_task_waiting' | 'workflow_task_reminder'
   // clinical safety (src/server/safety/handlers.ts): content-free too, no case, no answer
   | 'safety_task_waiting' | 'safety_task_overdue' | 'safety_call_review'
+  // issue 26: nobody has taken a risk task on in time (the coordinators, then the on-call address)
+  | 'safety_task_unacknowledged' | 'safety_on_call'
   // issue 14: a patient sent a worksheet; a therapist answered one (content-free)
   | 'new_worksheet' | 'worksheet_feedback';
 
@@ -105,6 +107,34 @@ const templates: Record<MailKind, Record<Locale, Template>> = {
     en: (p) => ({
       subject: 'Sanad: overdue safety task',
       text: `Hello ${p.username},\n\na safety task on Sanad was not done in time. As a coordinator, please make sure someone takes care of it now. Sign in here:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  safety_task_unacknowledged: {
+    ar: (p) => ({
+      subject: 'سند: لم يتولَّ أحد مهمة سلامة عاجلة',
+      text: `مرحبًا ${p.username}،\n\nلم يؤكد أحد في سند أنه يتولى مهمة سلامة عاجلة بعد إجابة تشير إلى خطر. بصفتك منسقًا، يرجى التأكد الآن من أن أحدًا يتصل بالمريض. سجّل الدخول هنا:\n${p.link}\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: niemand hat eine dringende Sicherheitsaufgabe übernommen',
+      text: `Hallo ${p.username},\n\nin Sanad hat nach einer Risikoantwort noch niemand bestätigt, dass er oder sie sich um die dringende Sicherheitsaufgabe kümmert. Bitte sorgen Sie als Koordination jetzt dafür, dass jemand die Patientin oder den Patienten anruft. Melden Sie sich hier an:\n${p.link}\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: nobody has taken on an urgent safety task',
+      text: `Hello ${p.username},\n\nafter a risk answer on Sanad, nobody has yet confirmed they are taking care of the urgent safety task. As a coordinator, please make sure now that someone calls the patient. Sign in here:\n${p.link}\n\n${footer.en}`,
+    }),
+  },
+  safety_on_call: {
+    ar: (p) => ({
+      subject: 'سند: مهمة سلامة عاجلة دون مسؤول، للمناوب',
+      text: `إلى المناوب،\n\nلم يتولَّ أحد في سند مهمة سلامة عاجلة بعد إجابة تشير إلى خطر، ولا بعد إبلاغ المنسقين. يرجى التصرف وفق خطة الطوارئ في العيادة. سجّل الدخول هنا:\n${p.link}\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: dringende Sicherheitsaufgabe ohne Zuständige, an den Bereitschaftsdienst',
+      text: `An den Bereitschaftsdienst,\n\nin Sanad hat nach einer Risikoantwort niemand die dringende Sicherheitsaufgabe übernommen, auch nicht nach der Nachricht an die Koordination. Bitte handeln Sie nach dem Notfallplan der Klinik. Melden Sie sich hier an:\n${p.link}\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: urgent safety task without anyone on it, for the on-call service',
+      text: `To the on-call service,\n\nafter a risk answer on Sanad, nobody has taken on the urgent safety task, not even after the coordinators were told. Please act on the clinic's emergency plan. Sign in here:\n${p.link}\n\n${footer.en}`,
     }),
   },
   safety_call_review: {

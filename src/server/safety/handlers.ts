@@ -7,6 +7,10 @@
  *   new process version; for a follow-up, `followUpEscalateAt` = its date + `taskDue`.
  * - `safetyMail`: queues a content-free mail (`template`) to a group (`to`): a candidate group of
  *   the case (therapists, interviewers, …) or `coordinators`, meaning every coordinator account.
+ * - `safetyEscalate` (issue 26): the escalation chain of a risk task nobody has taken on
+ *   (`level`: `coordinators`, then `onCall`, the SAFETY_ON_CALL_EMAIL address). It does nothing
+ *   once someone said "I am on it" or the task is closed; each level is recorded on the signal.
+ *   `safetySettings` also sets `ackDue` and `onCallAfter` (SAFETY_ACK_DUE, SAFETY_ON_CALL_AFTER).
  */
 import type { Config } from '../config';
 import { addDuration } from '../workflow/expressions';
@@ -49,11 +53,46 @@ const safetyMail: Handler = async ({ sql, caseId, inputs }) => {
   );
 };
 
+export const ESCALATION_LEVELS = ['coordinators', 'onCall'] as const;
+
+/** One step of the escalation chain of a risk task nobody has taken on (see the header). */
+function safetyEscalate(settings: Config['safety']): Handler {
+  return async ({ sql, caseId, inputs, variables, now }) => {
+    const level = text(inputs, 'level');
+    if (!(ESCALATION_LEVELS as readonly string[]).includes(level)) throw new Error(`safetyEscalate: unknown level "${level}"`);
+    const signalId = variables.signalId?.value;
+    if (typeof signalId !== 'string') throw new Error('safetyEscalate needs the variable "signalId"');
+    const { rows } = await sql.query<{ open: boolean }>(
+      `select s.acknowledged_at is null and s.resolved_at is null as open from app_public.safety_signals s where s.id = $1 for update`,
+      [signalId],
+    );
+    if (!rows[0]?.open) return;
+    if (level === 'coordinators') {
+      await sql.query(
+        `insert into app_private.workflow_mails (user_id, case_id, template)
+         select u.id, $1::uuid, 'safety_task_unacknowledged' from app_public.users u where u.is_coordinator_account`,
+        [caseId],
+      );
+      await sql.query('update app_public.safety_signals set escalated_to_coordinators_at = coalesce(escalated_to_coordinators_at, $2) where id = $1', [signalId, now]);
+      return;
+    }
+    // No on-call address configured: the chain ends with the coordinators (README "Settings").
+    if (!settings.onCallEmail) return;
+    await sql.query(
+      `insert into app_private.workflow_mails (to_address, locale, case_id, template) values ($1, $2, $3, 'safety_on_call')`,
+      [settings.onCallEmail, settings.onCallLocale, caseId],
+    );
+    await sql.query('update app_public.safety_signals set escalated_to_on_call_at = coalesce(escalated_to_on_call_at, $2) where id = $1', [signalId, now]);
+  };
+}
+
 export function safetyHandlers(settings: Config['safety']): HandlerRegistry {
   const safetySettings: Handler = async ({ variables }) => {
     const result: Record<string, unknown> = {};
     if (variables.taskDue === undefined) result.taskDue = settings.taskDue;
     if (variables.reviewDue === undefined) result.reviewDue = settings.reviewDue;
+    if (variables.ackDue === undefined) result.ackDue = settings.ackDue;
+    if (variables.onCallAfter === undefined) result.onCallAfter = settings.onCallAfter;
     // A follow-up escalates when it is still open one task period after its date.
     const followUpDate = variables.followUpDate?.value;
     if (typeof followUpDate === 'string' && variables.followUpEscalateAt === undefined) {
@@ -62,5 +101,5 @@ export function safetyHandlers(settings: Config['safety']): HandlerRegistry {
     }
     return result;
   };
-  return { safetySettings, safetyMail };
+  return { safetySettings, safetyMail, safetyEscalate: safetyEscalate(settings) };
 }

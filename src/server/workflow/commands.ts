@@ -13,7 +13,7 @@ import type { Sql } from '../db/transaction';
 import { CamundaError, forbidden, invalidRequest, notFound } from './errors';
 import type { FormField } from './definitions';
 import type { WorkflowHost } from './host';
-import { TASK_COMPLETION_HOOKS } from './task-hooks';
+import { TASK_COMPLETION_HOOKS, withServerFields } from './task-hooks';
 import type { TypedVariables } from './variables';
 
 export interface CommandContext {
@@ -337,12 +337,12 @@ export async function completeTask(
   const task = rows[0];
   if (!task || task.end_time) throw notFound(`Cannot ${call} ${taskId}: task ${taskId} does not exist or is no longer open`);
   if (!task.allowed) throw forbidden(`You may not complete the task ${taskId}: ${task.note}`);
-  checkFormVariables(taskId, task.form_fields, variables, { undeclared: 'refuse' });
+  checkFormVariables(taskId, withServerFields(task.task_definition_key, task.form_fields), variables, { undeclared: 'refuse' });
   // Some tasks take a value from the server, never from the form (the drawn treatment of
   // randomizeTask, task-hooks.ts). The hook runs as the request role, before the step, so its
   // writes commit with the step or not at all.
   const hook = TASK_COMPLETION_HOOKS[task.task_definition_key];
-  if (hook) Object.assign(variables, await hook(sql, { caseId: task.case_id, submitted: variables }));
+  if (hook) Object.assign(variables, await hook(sql, { taskId: task.id, caseId: task.case_id, submitted: variables }));
   await becomeOwner(sql);
   await runCompletion(sql, host, task, variables, userId, call);
   return { processInstanceId: task.process_instance_id };

@@ -4,15 +4,17 @@ export class CamundaError extends Error {
     readonly statusCode: number,
     readonly type: string,
     message: string,
+    /** A code a screen can say in the person's language (e.g. SAFETY_TASK_NEEDS_CALL_OR_REASON). */
+    readonly code?: string,
   ) {
     super(message);
   }
 
-  get body(): { type: string; message: string } {
-    return { type: this.type, message: this.message };
+  get body(): { type: string; message: string; code?: string } {
+    return this.code ? { type: this.type, message: this.message, code: this.code } : { type: this.type, message: this.message };
   }
 }
 
-export const invalidRequest = (message: string) => new CamundaError(400, 'InvalidRequestException', message);
+export const invalidRequest = (message: string, code?: string) => new CamundaError(400, 'InvalidRequestException', message, code);
 export const notFound = (message: string) => new CamundaError(404, 'RestException', message);
 export const forbidden = (message: string) => new CamundaError(403, 'AuthorizationException', message);

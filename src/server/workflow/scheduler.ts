@@ -49,10 +49,13 @@ export async function tick(ctx: SchedulerContext, limit = 500): Promise<TickCoun
 /** Sends queued workflow mails; a failed send is retried with backoff. */
 export async function sendWorkflowMails(ctx: SchedulerContext, limit = 100): Promise<number> {
   return withOwner(ctx.pool, async (sql) => {
+    // A mail names an account, or an address with its language (the safety on-call address, 0130).
     const { rows } = await sql.query<{ id: number; template: MailKind; attempts: number; email: string; username: string; alias: string | null; locale: Locale }>(
-      `select q.id, q.template, q.attempts, u.email::text, u.username::text, u.alias, u.locale
-         from app_private.workflow_mails q join app_public.users u on u.id = q.user_id
-        where q.run_after <= now() order by q.id limit $1 for update of q skip locked`,
+      `select q.id, q.template, q.attempts, coalesce(u.email::text, q.to_address) as email, coalesce(u.username::text, q.to_address) as username,
+              u.alias, coalesce(u.locale, q.locale) as locale
+         from app_private.workflow_mails q left join app_public.users u on u.id = q.user_id
+        where q.run_after <= now() and (u.id is not null or q.to_address is not null)
+        order by q.id limit $1 for update of q skip locked`,
       [limit],
     );
     let sent = 0;

@@ -8,13 +8,18 @@
  * trial's concealed allocation (issue 15, app_public.randomize_case), or the case's existing
  * assignment is used when a coordinator already drew it on the trial page. A hand-picked
  * `treatment` in the form is refused.
+ *
+ * safetySignalTask (workflows/safety.bpmn, "Respond to a risk answer"): closes only with a
+ * recorded call or a documented reason (src/server/safety/task-hooks.ts).
  */
 import type { Sql } from '../db/transaction';
+import { closeSafetySignalTask, SAFETY_CLOSING_FIELDS } from '../safety/task-hooks';
+import type { FormField } from './definitions';
 import { treatmentForTask } from '../trial/routes';
 import { invalidRequest } from './errors';
 import type { TypedVariables } from './variables';
 
-export type TaskCompletionHook = (sql: Sql, task: { caseId: string; submitted: TypedVariables }) => Promise<TypedVariables>;
+export type TaskCompletionHook = (sql: Sql, task: { taskId: string; caseId: string; submitted: TypedVariables }) => Promise<TypedVariables>;
 
 const randomizeTask: TaskCompletionHook = async (sql, { caseId, submitted }) => {
   if (submitted.treatment !== undefined) {
@@ -23,4 +28,15 @@ const randomizeTask: TaskCompletionHook = async (sql, { caseId, submitted }) => 
   return { treatment: { value: await treatmentForTask(sql, caseId), type: 'String' } };
 };
 
-export const TASK_COMPLETION_HOOKS: Record<string, TaskCompletionHook> = { randomizeTask };
+export const TASK_COMPLETION_HOOKS: Record<string, TaskCompletionHook> = { randomizeTask, safetySignalTask: closeSafetySignalTask };
+
+/**
+ * Fields a task takes whatever its process version declared (safetySignalTask's closingReason,
+ * added to workflows/safety.bpmn with issue 26, so tasks opened before can be closed with a reason).
+ */
+const SERVER_FIELDS: Record<string, FormField[]> = { safetySignalTask: SAFETY_CLOSING_FIELDS };
+
+export function withServerFields(taskKey: string, declared: FormField[]): FormField[] {
+  const extra = (SERVER_FIELDS[taskKey] ?? []).filter((field) => !declared.some((d) => d.id === field.id));
+  return extra.length ? [...declared, ...extra] : declared;
+}

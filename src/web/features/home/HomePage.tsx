@@ -16,6 +16,7 @@ import { Page, Spinner } from '../../ui/ui';
 import { myCasesQuery, type MyCase } from '../messages/api';
 import { personName } from '../messages/names';
 import { conversationPath } from '../../../domain/messages';
+import { SafetyBanner } from '../safety/SafetyBanner';
 
 /** What each kind of person does here, in the order they usually need it. */
 const TILES: Record<HomeKind, RouteId[]> = {
@@ -114,6 +115,8 @@ export function HomePage() {
 
   return (
     <Page title={t('home.greeting', { name: user.alias ?? user.username })}>
+      {/* Issue 26: open risk tasks the person can act on, first thing on every staff home. */}
+      {kind !== 'patient' ? <SafetyBanner /> : null}
       <p>{t(intro)}</p>
       {kind === 'patient' && currentCase ? <p className="muted">{t('home.yourCase', { shortId: currentCase.shortId })}</p> : null}
       {user.excluded ? <p className="alert alert--info">{t('home.excluded')}</p> : null}

@@ -64,7 +64,20 @@ function inputOf(values: Values, zone: string): CallInput {
   };
 }
 
-export function CallForm({ caseId, call, onSaved, onCancel }: { caseId: string; call: SuicideCall | null; onSaved(call: SuicideCall): void; onCancel(): void }) {
+export function CallForm({
+  caseId,
+  call,
+  safetySignalId,
+  onSaved,
+  onCancel,
+}: {
+  caseId: string;
+  call: SuicideCall | null;
+  /** A new call recorded from a risk task answers its risk answer (issue 26). */
+  safetySignalId?: string;
+  onSaved(call: SuicideCall): void;
+  onCancel(): void;
+}) {
   const { t } = useTranslation();
   const { user } = useSession();
   const zone = user?.time_zone ?? 'UTC';
@@ -72,7 +85,7 @@ export function CallForm({ caseId, call, onSaved, onCancel }: { caseId: string; 
   const [values, setValues] = useState(saved);
   const client = useQueryClient();
   const saveCall = useMutation({
-    mutationFn: (input: CallInput) => (call ? updateCall(call.id, input) : createCall(caseId, input)),
+    mutationFn: (input: CallInput) => (call ? updateCall(call.id, input) : createCall(caseId, safetySignalId ? { ...input, safetySignalId } : input)),
     onSuccess: (saved) => onSaved(saved),
     onSettled: () => refetchAfterSafetyChange(client),
   });

@@ -13,6 +13,7 @@ import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Spinner } from '../../ui/ui';
 import { safetyOverviewQuery } from './api';
+import { SafetyReport } from './SafetyReport';
 import { SignalText } from './SafetySection';
 import './safety.css';
 
@@ -99,6 +100,8 @@ export function SafetyOverview() {
           </button>
         </>
       ) : null}
+      {/* The response-time report (issue 26): the overview is shown to coordinators only. */}
+      <SafetyReport />
     </section>
   );
 }

@@ -75,7 +75,7 @@ function Phq9Answers({ caseId }: { caseId: string }) {
   );
 }
 
-function CallItem({ call, onEdit }: { call: SuicideCall; onEdit(): void }) {
+export function CallItem({ call, onEdit }: { call: SuicideCall; onEdit?: () => void }) {
   const { t } = useTranslation();
   const when = useWhen();
   const yes = (v: boolean) => (v ? t('safety.yes') : t('safety.no'));
@@ -130,9 +130,11 @@ function CallItem({ call, onEdit }: { call: SuicideCall; onEdit(): void }) {
           </>
         ) : null}
       </dl>
-      <button type="button" className="button button--secondary button--small" onClick={onEdit}>
-        {t('safety.call.edit')}
-      </button>
+      {onEdit ? (
+        <button type="button" className="button button--secondary button--small" onClick={onEdit}>
+          {t('safety.call.edit')}
+        </button>
+      ) : null}
     </li>
   );
 }

@@ -9,6 +9,7 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { graphql, request, type ResultOf } from '../../api/graphql';
 import type { RiskValue } from '../../../domain/safety';
+import type { ResponseRow } from '../../../domain/safety-report';
 
 const SuicideCallFields = graphql(`
   fragment SuicideCallFields on CaseSuicideCall {
@@ -52,6 +53,52 @@ export const UpdateSuicideCall = graphql(
   [SuicideCallFields],
 );
 
+/**
+ * A safety task (issue 26): its patient, the risk answer it is about (with who took it on and
+ * the escalations), the calls answering it, or the call a review/follow-up is about. Read through
+ * the task's computed columns (db/migrations/0130): no process variable reaches the screen.
+ */
+export const SafetyTask = graphql(
+  `query SafetyTask($id: UUID!) {
+    workflowTaskById(id: $id) {
+      id caseId taskDefinitionKey endTime mayComplete
+      caseByCaseId { id shortId patient { id alias username } }
+      safetySignal {
+        ...SafetySignalFields acknowledgedAt userByAcknowledgedBy { id alias username } closingReason
+        escalatedToCoordinatorsAt escalatedToOnCallAt firstCallAt
+      }
+      suicideCall { ...SuicideCallFields }
+    }
+  }`,
+  [SafetySignalFields, SuicideCallFields],
+);
+
+export const AcknowledgeSafetySignal = graphql(`
+  mutation AcknowledgeSafetySignal($signalId: UUID!) {
+    acknowledgeSafetySignal(input: { signalId: $signalId }) { safetySignal { id acknowledgedAt } }
+  }
+`);
+
+/** The safety banner of a staff home: open risk tasks the person can act on (0131). */
+export const MyOpenRiskTasks = graphql(`
+  query MyOpenRiskTasks {
+    myOpenRiskTasksList {
+      id due created caseId
+      caseByCaseId { id shortId patient { id alias username } }
+      safetySignal { id acknowledgedAt }
+    }
+  }
+`);
+
+/** The coordinators' response-time report (0131): every risk answer with its times. */
+export const SafetyResponseTimes = graphql(`
+  query SafetyResponseTimes($from: Datetime, $before: Datetime) {
+    safetyResponseTimesList(raisedFrom: $from, raisedBefore: $before) {
+      id caseId raisedAt acknowledgedAt firstCallAt resolvedAt closingReason caseByCaseId { id shortId }
+    }
+  }
+`);
+
 export const SafetyOverview = graphql(
   `query SafetyOverview {
     allSafetySignalsList(condition: { resolvedAt: null }, orderBy: RAISED_AT_ASC) { ...SafetySignalFields caseByCaseId { id shortId } }
@@ -92,6 +139,8 @@ export type SafetyOverviewData = {
 
 /** What a call form sends: every field a person may set (the caller is always the sender). */
 export interface CallInput {
+  /** The risk answer the call answers, when it is recorded from its task (only on a new call). */
+  safetySignalId?: string;
   callDate: string;
   patientReached: boolean;
   riskOfSuicide: RiskValue | null;
@@ -111,6 +160,9 @@ export const safetyKeys = {
   caseSafety: (caseId: string) => ['safety', 'case', caseId] as const,
   phq9: (caseId: string) => ['safety', 'phq9', caseId] as const,
   overview: ['safety', 'overview'] as const,
+  task: (taskId: string) => ['safety', 'task', taskId] as const,
+  banner: ['safety', 'banner'] as const,
+  report: (from: string | null, before: string | null) => ['safety', 'report', from, before] as const,
   patient: (caseId: string, languageCode: string) => ['safety', 'patient', caseId, languageCode] as const,
 };
 
@@ -160,6 +212,48 @@ export const safetyOverviewQuery = () =>
       };
     },
   });
+
+export type SafetyTaskData = NonNullable<ResultOf<typeof SafetyTask>['workflowTaskById']> & {
+  safetySignal: (SafetySignal & NonNullable<NonNullable<ResultOf<typeof SafetyTask>['workflowTaskById']>['safetySignal']>) | null;
+};
+
+export const safetyTaskQuery = (taskId: string) =>
+  queryOptions({
+    queryKey: safetyKeys.task(taskId),
+    queryFn: async ({ signal }) => ((await request(SafetyTask, { id: taskId }, { signal })).workflowTaskById ?? null) as SafetyTaskData | null,
+  });
+
+export type OpenRiskTask = NonNullable<ResultOf<typeof MyOpenRiskTasks>['myOpenRiskTasksList']>[number];
+
+/** Polled like the messages (spec §7, every 60 s) and on return to the tab: a risk answer may come any time. */
+export const myOpenRiskTasksQuery = () =>
+  queryOptions({
+    queryKey: safetyKeys.banner,
+    queryFn: async ({ signal }) => ((await request(MyOpenRiskTasks, {}, { signal })).myOpenRiskTasksList ?? []) as OpenRiskTask[],
+    refetchInterval: 60_000,
+    refetchOnWindowFocus: true,
+  });
+
+export const safetyReportQuery = (from: string | null, before: string | null) =>
+  queryOptions({
+    queryKey: safetyKeys.report(from, before),
+    queryFn: async ({ signal }): Promise<ResponseRow[]> => {
+      const rows = (await request(SafetyResponseTimes, { from, before }, { signal })).safetyResponseTimesList ?? [];
+      return rows.map((r) => ({
+        caseId: r.caseId,
+        shortId: r.caseByCaseId?.shortId ?? '',
+        raisedAt: r.raisedAt,
+        acknowledgedAt: r.acknowledgedAt ?? null,
+        firstCallAt: r.firstCallAt ?? null,
+        resolvedAt: r.resolvedAt ?? null,
+        closedWithReason: Boolean(r.closingReason),
+      }));
+    },
+  });
+
+export async function acknowledgeSignal(signalId: string): Promise<void> {
+  await request(AcknowledgeSafetySignal, { signalId });
+}
 
 /** What the crisis panel needs: the trial's contacts in the reader's language and the case's state. */
 export const patientSafetyQuery = (caseId: string, languageCode: string) =>

@@ -21,6 +21,7 @@ import { DueDate, TaskGroups, useDateTime, useTaskName } from './labels';
 import type { TaskListState } from './TaskListPage';
 import { RandomizeTaskNote, SERVER_FILLED_FIELDS } from '../trial/RandomizeTaskNote';
 import { armName } from '../trial/arm-name';
+import { isSafetyTaskKey, SafetyTaskView } from '../safety/SafetyTask';
 
 function useFieldLabel() {
   const { t } = useTranslation();
@@ -221,7 +222,7 @@ function TaskFacts({ task }: { task: TaskDetail }) {
       <dd>{task.priority}</dd>
       <dt>{t('tasks.created')}</dt>
       <dd>{dateTime(task.created)}</dd>
-      {process ? (
+      {process && !isSafetyTaskKey(task.taskDefinitionKey) ? (
         <>
           <dt>{t('tasks.process')}</dt>
           <dd>
@@ -261,12 +262,13 @@ export function TaskDetailPage() {
         <Alert kind="info">
           {task.deleteReason === 'completed' ? t('tasks.alreadyCompleted', { when: dateTime(task.endTime) }) : t('tasks.alreadyClosed', { when: dateTime(task.endTime) })}
         </Alert>
-      ) : task.mayComplete ? (
+      ) : isSafetyTaskKey(task.taskDefinitionKey) ? null : task.mayComplete ? (
         <TaskForm task={task} />
       ) : (
         <Alert kind="info">{t('tasks.notYours')}</Alert>
       )}
-      <Variables processInstanceId={task.processInstanceId} />
+      {/* Safety tasks (issue 26) show their patient, answer and calls in words, never variables. */}
+      {isSafetyTaskKey(task.taskDefinitionKey) ? <SafetyTaskView taskId={task.id} /> : <Variables processInstanceId={task.processInstanceId} />}
       <p>
         <Link to="/admin/tasks">{t('tasks.backToList')}</Link>
       </p>
