@@ -12,6 +12,7 @@ import { isolateLatin } from '../../src/domain/bidi';
 import { addMember } from '../../src/server/admin/accounts';
 import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
+import { trialDriver } from '../helpers/trial';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, SCREENSHOT_DIR, type WatchedPage } from '../helpers/browser';
 
@@ -49,8 +50,9 @@ beforeAll(async () => {
   ]);
   await t.sanad.workflow.tick();
   const { rows } = await pool().query(`select id from app_public.workflow_tasks where case_id = $1 and task_definition_key = 'interviewTask' and end_time is null`, [patient.caseId]);
-  const outcome = await t.api('POST', `/api/workflow/rest/task/${rows[0].id}/submit-form`, { token: interviewer.token, body: { variables: { outcome: { value: 'ptsd', type: 'String' } } } });
-  expect(outcome.status).toBe(204);
+  expect(rows).toHaveLength(1);
+  // The outcome as a signed report records it (the server's door; issue 27).
+  await trialDriver(() => t).signedOutcome(patient.caseId!, interviewer, 'ptsd');
 });
 
 afterAll(async () => {

@@ -30,10 +30,34 @@ export function reportDatabaseError(error: unknown): unknown {
   const e = error as { code?: string; message?: string; hint?: string; severity?: string };
   if (typeof e?.code !== 'string' || typeof e.severity !== 'string') return error;
   if (e.code === 'P0001') return new HttpError(400, (e.hint ?? 'invalid').toLowerCase(), e.message ?? 'The report was refused.');
+  // The one-door rules of 0150 (interview phase, one signed intake report per case).
+  if (e.hint === 'not_in_interview_phase') return new HttpError(409, e.hint, NOT_IN_INTERVIEW_PHASE);
+  if (e.hint === 'final_report_exists') return new HttpError(409, e.hint, FINAL_REPORT_EXISTS);
   if (e.code === '23505') return new HttpError(409, 'report_exists', 'This booking already has a report; open it and save there.');
   if (e.code === '42501') return forbidden('not_allowed', 'You may not change this report: only the interviewer of the booking or a coordinator can.');
   if (e.code.startsWith('22') || e.code.startsWith('23')) return badRequest('invalid', e.message ?? 'A value does not fit the report.');
   return error;
+}
+
+const NOT_IN_INTERVIEW_PHASE = 'The trial of this case is not waiting for an interview outcome, so the report cannot be signed now.';
+const FINAL_REPORT_EXISTS = 'This case already has a signed intake report; a coordinator amends that report instead.';
+
+/**
+ * One door for the interview outcome (issue 27): a report is signed only while the case's trial
+ * waits in its interview phase, and only when no other signed report of the case decided the
+ * trial (a "register again later" report decides nothing: the next interview gets its own).
+ * The database holds the same rule (0150, trigger _055_one_door); this gives the clear answer.
+ */
+async function checkSignable(sql: Sql, report: { id: string; case_id: string }, outcome: TrialOutcome): Promise<void> {
+  const { rows } = await sql.query<{ waiting: boolean; decided: boolean }>(
+    `select exists (select 1 from app_public.workflow_tasks t
+                     where t.case_id = $1 and t.task_definition_key = 'interviewTask' and t.end_time is null) as waiting,
+            exists (select 1 from app_public.interview_reports r
+                     where r.case_id = $1 and r.id <> $2 and r.state = 'final' and r.trial_outcome is distinct from 'later') as decided`,
+    [report.case_id, report.id],
+  );
+  if (outcome !== 'later' && rows[0]!.decided) throw new HttpError(409, 'final_report_exists', FINAL_REPORT_EXISTS);
+  if (!rows[0]!.waiting) throw new HttpError(409, 'not_in_interview_phase', NOT_IN_INTERVIEW_PHASE);
 }
 
 /** The interview's date (YYYY-MM-DD, UTC) of a booking: the base of every date rule. */
@@ -150,6 +174,7 @@ export async function finalizeReport(services: ReportServices, userId: string, r
     if (overridable.length > 0 && (!coordinator || !overrideReason)) throw refused(overridable, true);
 
     const outcome = trialOutcome(values);
+    await checkSignable(sql, visible, outcome);
     const derived = derivedColumns(values, day);
     const names = Object.keys(derived);
     await sql.query(
@@ -191,7 +216,10 @@ async function applyOutcome(
     },
     completedBy: report.userId,
   });
-  const workflow: 'completed' | 'no_open_task' = completed ? 'completed' : 'no_open_task';
+  // Checked before signing; a concurrent signing of another report of the case may have
+  // completed the task since: then this one rolls back instead of deciding twice.
+  if (!completed) throw new HttpError(409, 'not_in_interview_phase', NOT_IN_INTERVIEW_PHASE);
+  const workflow = 'completed' as const;
   const { rows: patients } = await sql.query<{ user_id: string }>(
     'select m.user_id from app_public.case_members m where m.case_id = $1 and m.acts_as_patient',
     [report.case_id],

@@ -7,11 +7,17 @@
  * randomizeTask (workflows/trial.bpmn, "Randomize the patient"): the treatment is drawn from the
  * trial's concealed allocation (issue 15, app_public.randomize_case), or the case's existing
  * assignment is used when a coordinator already drew it on the trial page. A hand-picked
- * `treatment` in the form is refused.
+ * `treatment` in the form is refused. The draw runs as the owner (the request role has no
+ * direct door to it, 0150), after the person was allowed to complete this task.
+ *
+ * interviewTask (workflows/trial.bpmn, "Record the interview outcome"): no person completes it.
+ * The outcome comes only from a signed interview report (src/server/reports/service.ts), which
+ * completes the task as the server in the signing transaction. Older process versions still
+ * declare an `outcome` form field; this refusal closes that door for them too.
  */
 import type { Sql } from '../db/transaction';
 import { treatmentForTask } from '../trial/routes';
-import { invalidRequest } from './errors';
+import { forbidden, invalidRequest } from './errors';
 import type { TypedVariables } from './variables';
 
 export type TaskCompletionHook = (sql: Sql, task: { caseId: string; submitted: TypedVariables }) => Promise<TypedVariables>;
@@ -24,3 +30,14 @@ const randomizeTask: TaskCompletionHook = async (sql, { caseId, submitted }) => 
 };
 
 export const TASK_COMPLETION_HOOKS: Record<string, TaskCompletionHook> = { randomizeTask };
+
+/** Tasks only a server feature completes (completeTaskAsServer), with the reason a person is told. */
+const SERVER_ONLY_TASKS: Record<string, string> = {
+  interviewTask: 'The interview outcome is recorded by signing the interview report; this task closes when the report is signed.',
+};
+
+/** Refuses (403) a person's completion of a task only the server completes, before anything else. */
+export function refuseServerOnlyTask(taskDefinitionKey: string): void {
+  const why = SERVER_ONLY_TASKS[taskDefinitionKey];
+  if (why) throw forbidden(why);
+}
