@@ -428,7 +428,7 @@ describe('clinical safety (the interview report as a risk signal source)', () =>
   it('a finalized report with moderate or high suicidality risk raises exactly one safety signal; a draft or a low risk raises none', async () => {
     const risky = await caseAtInterview();
     // C3 alone scores 6: moderate (MINI bands); a draft never signals.
-    const id = (await save(interviewer.token, { booking_id: risky.bookingId, ...ACCEPTED, suicidality_c3: true })).body[0].id;
+    const id = (await save(interviewer.token, { booking_id: risky.bookingId, ...ACCEPTED, suicidality_c3: true, suicidality_serious_attempt_3y: false })).body[0].id;
     expect(await signals(risky.caseId)).toEqual([]);
     expect((await t.api('POST', `/api/interview_reports/${id}/finalize`, { token: interviewer.token, body: {} })).status).toBe(200);
     const raised = await signals(risky.caseId);
@@ -441,7 +441,7 @@ describe('clinical safety (the interview report as a risk signal source)', () =>
 
     const calm = await caseAtInterview();
     // C1 alone scores 1: low risk, one below the signalling band.
-    const calmId = (await save(interviewer.token, { booking_id: calm.bookingId, ...ACCEPTED, suicidality_c1: true })).body[0].id;
+    const calmId = (await save(interviewer.token, { booking_id: calm.bookingId, ...ACCEPTED, suicidality_c1: true, suicidality_serious_attempt_3y: false })).body[0].id;
     expect((await row(calmId)).suicidality_risk).toBe('low');
     expect((await t.api('POST', `/api/interview_reports/${calmId}/finalize`, { token: interviewer.token, body: {} })).status).toBe(200);
     expect(await signals(calm.caseId)).toEqual([]);

@@ -245,3 +245,84 @@ describe('exclusion and dropout: the stage checked', () => {
     expect(twice.body.error).toBe('already_dropout');
   });
 });
+
+describe('the trial rules on every signing and every amendment (issue 27)', () => {
+  const report = async (id: string) => (await pool().query('select state, version, suicidality_c4, override_reason, override_by, dast_total from app_public.interview_reports where id = $1', [id])).rows[0];
+  const amend = (id: string, body: Record<string, unknown>, token = coordinator.token) => t.api('POST', `/api/interview_reports/${id}/amend`, { token, body });
+  const rulesOf = (answer: { body: { problems?: { rule: string }[] } }) => (answer.body.problems ?? []).map((p) => p.rule);
+
+  it('signing: suicidality unanswered is refused; a coordinator may override with a recorded reason', async () => {
+    const { bookingId } = await bookedCase();
+    const fiveItems: Record<string, unknown> = { ...ACCEPTED };
+    delete fiveItems.suicidality_c6;
+    const id = await draft(bookingId, fiveItems);
+    const refused = await finalize(id);
+    expect(refused.status).toBe(422);
+    expect(rulesOf(refused)).toEqual(['suicidality_not_assessed']);
+    expect((await finalize(id, interviewer.token, { overrideReason: 'asked by phone' })).status).toBe(422);
+    expect((await report(id)).state).toBe('draft');
+    const overridden = await finalize(id, coordinator.token, { overrideReason: 'Assessed in the clinic the same day; see the file' });
+    expect(overridden.status).toBe(200);
+    expect(overridden.body.overridden).toEqual(['suicidality_not_assessed']);
+    expect(await report(id)).toMatchObject({ state: 'final', override_by: coordinator.id, override_reason: 'Assessed in the clinic the same day; see the file' });
+  });
+
+  it('signing: three DAST "yes" of a partial scale reach the cut-off; two do not', async () => {
+    const three = await bookedCase();
+    const id = await draft(three.bookingId, { ...ACCEPTED, dast1: true, dast2: true, dast4: true });
+    expect((await report(id)).dast_total).toBeNull();
+    const refused = await finalize(id);
+    expect(refused.status).toBe(422);
+    expect(rulesOf(refused)).toEqual(['drugs']);
+    const two = await bookedCase();
+    expect((await finalize(await draft(two.bookingId, { ...ACCEPTED, dast1: true, dast2: true }))).status).toBe(200);
+  });
+
+  it('signing: PTSD accepted with every PTSD criterion "no" is refused (no depression or PTSD, diagnosis inconsistent)', async () => {
+    const { bookingId } = await bookedCase();
+    const allNo = Object.fromEntries(Array.from({ length: 27 }, (_, i) => [`ptsd_g${i + 14}`, false]));
+    const refused = await finalize(await draft(bookingId, { ...ACCEPTED, ...allNo }));
+    expect(refused.status).toBe(422);
+    expect(rulesOf(refused)).toEqual(['no_depression_or_ptsd', 'diagnosis_inconsistent']);
+  });
+
+  it('amending: high risk with an attempt within 3 years asks for an override reason; a low risk without one does not', async () => {
+    const { bookingId } = await bookedCase();
+    const id = await draft(bookingId, ACCEPTED);
+    expect((await finalize(id)).status).toBe(200);
+    const before = await report(id);
+    const high = { suicidality_c4: true, suicidality_serious_attempt_3y: true };
+    const refused = await amend(id, { reason: 'The patient called back', values: high });
+    expect(refused.status).toBe(422);
+    expect(rulesOf(refused)).toEqual(['suicidality']);
+    expect(refused.body.message).toContain('override');
+    expect(await report(id)).toEqual(before);
+    const overridden = await amend(id, { reason: 'The patient called back', values: high, overrideReason: 'Crisis plan agreed with the psychiatrist; treatment continues' });
+    expect(overridden.status, JSON.stringify(overridden.body)).toBe(200);
+    expect(overridden.body.overridden).toEqual(['suicidality']);
+    expect(await report(id)).toMatchObject({ version: before.version + 1, suicidality_c4: true, override_by: coordinator.id, override_reason: 'Crisis plan agreed with the psychiatrist; treatment continues' });
+
+    const other = await bookedCase();
+    const calm = await draft(other.bookingId, ACCEPTED);
+    expect((await finalize(calm)).status).toBe(200);
+    // C1 alone is a low risk: without an attempt within 3 years no rule applies.
+    expect((await amend(calm, { reason: 'Passive wish mentioned later', values: { suicidality_c1: true } })).status).toBe(422);
+    const low = await amend(calm, { reason: 'Passive wish mentioned later', values: { suicidality_c1: true, suicidality_serious_attempt_3y: false } });
+    expect(low.status).toBe(200);
+    expect(low.body.overridden).toEqual([]);
+  });
+
+  it('amending: partial DAST at the cut-off is refused without a reason; the outcome itself cannot change', async () => {
+    const { bookingId } = await bookedCase();
+    const id = await draft(bookingId, ACCEPTED);
+    expect((await finalize(id)).status).toBe(200);
+    const before = await report(id);
+    const drugs = await amend(id, { reason: 'DAST asked later', values: { dast1: true, dast2: true, dast4: true } });
+    expect(drugs.status).toBe(422);
+    expect(rulesOf(drugs)).toEqual(['drugs']);
+    const rejected = await amend(id, { reason: 'Changed my mind', values: { status: 'rejected', accepted_reason: null, rejected_reasons: ['refuses'], refuses_treatment: true } });
+    expect(rejected.status).toBe(409);
+    expect(rejected.body.error).toBe('outcome_change');
+    expect(await report(id)).toEqual(before);
+  });
+});

@@ -249,8 +249,14 @@ async function applyOutcome(
  * Amendment: a coordinator changes a finalized report with a reason. The database keeps the
  * version before (trigger) and allows the change only to this routine, for this report.
  */
-export async function amendReport(services: ReportServices, userId: string, reportId: string, body: { reason?: unknown; values?: unknown }): Promise<{ id: string; version: number }> {
+export async function amendReport(
+  services: ReportServices,
+  userId: string,
+  reportId: string,
+  body: { reason?: unknown; values?: unknown; overrideReason?: unknown },
+): Promise<{ id: string; version: number; overridden: string[] }> {
   const why = reason(body.reason, 'reason', true)!;
+  const overrideReason = reason(body.overrideReason, 'overrideReason', false);
   const patch = body.values;
   if (!patch || typeof patch !== 'object' || Array.isArray(patch) || Object.keys(patch).length === 0) {
     throw badRequest('values_required', 'Send the changed fields as "values": an object of field names and values.');
@@ -266,12 +272,24 @@ export async function amendReport(services: ReportServices, userId: string, repo
     if (!coordinator) throw forbidden('not_allowed', 'Only a coordinator can amend a finalized report.');
     if (visible.state !== 'final') throw new HttpError(409, 'report_not_final', 'This report is a draft: save the changes there instead of amending.');
     await sql.query('set local role none');
-    const values = { ...toValues(visible), ...(patch as Record<string, ReportValues[string]>) };
+    const before = toValues(visible);
+    const values = { ...before, ...(patch as Record<string, ReportValues[string]>) };
     const day = await interviewDate(sql, visible.booking_id);
-    const fixed = outcomeProblems(values, decisionSupport(values, day)).filter((p) => !p.overridable);
+    // The outcome drove the trial when the report was signed; an amendment corrects the record,
+    // it does not decide again (exclusion and dropout have their own commands).
+    if (trialOutcome(values) !== trialOutcome(before)) {
+      throw new HttpError(409, 'outcome_change', 'An amendment cannot change the interview outcome: the trial has acted on it. Exclude the patient or mark a dropout on the case instead.');
+    }
+    // The same rules as on signing (issue 27): a hard rule the amended values break needs a
+    // coordinator's reason, recorded with the amendment.
+    const problems = outcomeProblems(values, decisionSupport(values, day));
+    const fixed = problems.filter((p) => !p.overridable);
     if (fixed.length > 0) throw refused(fixed, false);
+    const overridable = problems.filter((p) => p.overridable);
+    if (overridable.length > 0 && !overrideReason) throw refused(overridable, true);
     const derived = derivedColumns(values, day);
-    const columns: Record<string, unknown> = { ...(patch as Record<string, unknown>), ...derived, trial_outcome: trialOutcome(values) };
+    const override = overridable.length > 0 ? { override_reason: overrideReason!, override_by: userId } : {};
+    const columns: Record<string, unknown> = { ...(patch as Record<string, unknown>), ...derived, ...override, trial_outcome: trialOutcome(values) };
     const names = Object.keys(columns);
     await sql.query(`select set_config('sanad.amend_report', $1, true)`, [reportId]);
     const { rows } = await sql.query<{ version: number }>(
@@ -281,7 +299,7 @@ export async function amendReport(services: ReportServices, userId: string, repo
       [reportId, userId, why, ...names.map((n) => columns[n])],
     );
     await sql.query(`select set_config('sanad.amend_report', '', true)`);
-    return { id: reportId, version: rows[0]!.version };
+    return { id: reportId, version: rows[0]!.version, overridden: overridable.map((p) => p.rule) };
   }).catch((error: unknown) => {
     throw reportDatabaseError(error);
   });
