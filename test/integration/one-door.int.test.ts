@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/server/admin/accounts';
+import { addDuration } from '../../src/server/workflow/expressions';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { trialDriver, type Person } from '../helpers/trial';
 
@@ -324,5 +325,23 @@ describe('the trial rules on every signing and every amendment (issue 27)', () =
     expect(rejected.status).toBe(409);
     expect(rejected.body.error).toBe('outcome_change');
     expect(await report(id)).toEqual(before);
+  });
+});
+
+describe('calendar-correct time in the workflow (issue 27)', () => {
+  it('the trial carries the participant\'s time zone and counts its due dates in that calendar', async () => {
+    const patient = await t.user({ flags: ['patient'] });
+    await pool().query(`update app_public.users set time_zone = 'Africa/Cairo' where id = $1`, [patient.id]);
+    await trial.startTrial(patient.caseId!);
+    const { rows } = await pool().query(
+      `select i.variables, t.created, t.due from app_public.workflow_instances i
+         join app_public.workflow_tasks t on t.process_instance_id = i.id and t.task_definition_key = 'screeningTask' where i.case_id = $1`,
+      [patient.caseId],
+    );
+    expect(rows[0].variables.timeZone).toEqual({ value: 'Africa/Cairo', type: 'String' });
+    const duration = rows[0].variables.patientTaskDue.value as string;
+    // The task row's `created` is written a moment after the step's clock read the time.
+    const expected = addDuration(rows[0].created as Date, duration, 'Africa/Cairo').getTime();
+    expect(Math.abs((rows[0].due as Date).getTime() - expected)).toBeLessThan(1000);
   });
 });
