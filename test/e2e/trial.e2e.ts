@@ -144,6 +144,10 @@ describe('trial management', () => {
     const text = fs.readFileSync(await svg.path(), 'utf8');
     expect(text).toMatch(/^<\?xml[^>]+>\n<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(text).toContain(de.trial.consort.randomized.replace('{{n}}', '1'));
+    // The screening exclusion rule in force (issue 27): the reading that keeps PTSD alone and depression alone.
+    const screening = page.getByRole('region', { name: de.trialRules.screening.title });
+    await screening.getByText(de.trialRules.screening.both.replace('{{atMost}}', '13')).waitFor();
+    await screening.screenshot({ path: path.join(SCREENSHOT_DIR, 'trial-screening-rule-de.png') });
     await table.screenshot({ path: path.join(SCREENSHOT_DIR, 'trial-case-table-de.png') });
     await expectAccessible(page, 'case list with the trial (de)');
     await screenshot(page, 'trial-case-list-de');

@@ -42,6 +42,7 @@ describe('keys built from data', () => {
     ['report.outcome', TRIAL_OUTCOMES],
     ['report.rules', HARD_RULES],
     ['trialRules.rules', ACCEPTANCE_RULE_CODES],
+    ['trialRules.screening', ['both', 'either']],
     ['report.saveState', ['saved', 'saving', 'waiting', 'rejected']],
     ['report.summary.zone', ['zone_1', 'zone_2', 'zone_3', 'zone_4']],
     ['report.list', ['due', 'drafts', 'finalized', 'followUps', 'upcoming']],
