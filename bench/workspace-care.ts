@@ -44,7 +44,8 @@ const WORKFLOWS_DIR = path.resolve(import.meta.dirname, '../workflows');
 
 /**
  * The triggers of these tables the load switches off (and on again): audit rows, and the two
- * that queue process starts (a PHQ-9 record's safety process, an assignment's treatment modules).
+ * that queue process starts (a PHQ-9 record's safety process, an assignment's treatment modules),
+ * and the one-door check of an assignment (0150), since the seeded cases are past that step.
  */
 export const CARE_BULK_LOAD_TRIGGERS: [table: string, trigger: string][] = [
   ['app_public.workflow_instances', '_900_audit'],
@@ -52,6 +53,8 @@ export const CARE_BULK_LOAD_TRIGGERS: [table: string, trigger: string][] = [
   ['app_public.phq9', '_500_safety_signal'],
   ['app_public.phq9', '_900_audit'],
   ['app_public.safety_signals', '_900_audit'],
+  // Synthetic history: the assignments of cases long past their randomization step (0150).
+  ['app_public.treatment_assignments', '_050_in_step'],
   ['app_public.treatment_assignments', '_500_treatment_modules'],
   ['app_public.treatment_assignments', '_900_audit'],
 ];

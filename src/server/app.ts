@@ -189,7 +189,6 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerMessageTemplateRoutes(app, db.pool);
   registerExportRoutes(app, db.pool, config);
   registerReportExportRoutes(app, db.pool, config);
-  registerTrialRoutes(app, db.pool);
   registerDownloadRoutes(app, db.pool, config);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
@@ -213,6 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   });
   await workflowHost.deployAll();
   await registerWorkflowRoutes(app, db.pool, workflowHost);
+  registerTrialRoutes(app, db.pool, workflowHost);
   registerReportRoutes(app, { pool: db.pool, host: workflowHost, missedInterviewLimit: config.missedInterviewLimit });
   const schedulerContext = { host: workflowHost, pool: db.pool, mailer, config, log: logger };
   const workflowScheduler = config.workflowIntervalMs > 0 ? startWorkflowScheduler(schedulerContext, config.workflowIntervalMs) : undefined;

@@ -85,6 +85,12 @@ async function yesByKeyboard(page: Page, field: string) {
   await page.keyboard.press('Space');
 }
 
+/** Answers a yes/no item "no" by keyboard. */
+async function noByKeyboard(page: Page, field: string) {
+  await page.locator(`[data-field="${field}"] input[value="no"]`).focus();
+  await page.keyboard.press('Space');
+}
+
 async function typeInto(page: Page, field: string, text: string) {
   await page.locator(`[data-field="${field}"] input, [data-field="${field}"] textarea`).first().focus();
   await page.keyboard.type(text);
@@ -105,6 +111,8 @@ const PTSD_ITEMS = [14, 19, 21, 22, 28, 29, 34, 36, 39, 40];
 async function fillAcceptedPtsd(page: Page) {
   await typeInto(page, 'age', '34');
   await chooseByKeyboard(page, 'sex', 'FEMALE');
+  // The suicidality section asked in full: an acceptance needs it (issue 27).
+  for (const n of [1, 2, 3, 4, 5, 6]) await noByKeyboard(page, `suicidality_c${n}`);
   await yesByKeyboard(page, 'trauma_criterion_a');
   await typeInto(page, 'worst_event_on', '');
   for (const n of PTSD_ITEMS) await yesByKeyboard(page, `ptsd_g${n}`);

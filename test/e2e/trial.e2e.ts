@@ -12,6 +12,7 @@ import { isolateLatin } from '../../src/domain/bidi';
 import { addMember } from '../../src/server/admin/accounts';
 import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
+import { trialDriver } from '../helpers/trial';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, SCREENSHOT_DIR, type WatchedPage } from '../helpers/browser';
 
@@ -49,8 +50,9 @@ beforeAll(async () => {
   ]);
   await t.sanad.workflow.tick();
   const { rows } = await pool().query(`select id from app_public.workflow_tasks where case_id = $1 and task_definition_key = 'interviewTask' and end_time is null`, [patient.caseId]);
-  const outcome = await t.api('POST', `/api/workflow/rest/task/${rows[0].id}/submit-form`, { token: interviewer.token, body: { variables: { outcome: { value: 'ptsd', type: 'String' } } } });
-  expect(outcome.status).toBe(204);
+  expect(rows).toHaveLength(1);
+  // The outcome as a signed report records it (the server's door; issue 27).
+  await trialDriver(() => t).signedOutcome(patient.caseId!, interviewer, 'ptsd');
 });
 
 afterAll(async () => {
@@ -142,6 +144,10 @@ describe('trial management', () => {
     const text = fs.readFileSync(await svg.path(), 'utf8');
     expect(text).toMatch(/^<\?xml[^>]+>\n<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(text).toContain(de.trial.consort.randomized.replace('{{n}}', '1'));
+    // The screening exclusion rule in force (issue 27): the reading that keeps PTSD alone and depression alone.
+    const screening = page.getByRole('region', { name: de.trialRules.screening.title });
+    await screening.getByText(de.trialRules.screening.both.replace('{{atMost}}', '13')).waitFor();
+    await screening.screenshot({ path: path.join(SCREENSHOT_DIR, 'trial-screening-rule-de.png') });
     await table.screenshot({ path: path.join(SCREENSHOT_DIR, 'trial-case-table-de.png') });
     await expectAccessible(page, 'case list with the trial (de)');
     await screenshot(page, 'trial-case-list-de');

@@ -12,6 +12,8 @@
 import { expect } from 'vitest';
 import type { CaseRole } from '../../src/domain/roles';
 import { addMember, type NewUser } from '../../src/server/admin/accounts';
+import { withOwnerAs } from '../../src/server/db/transaction';
+import { completeTaskAsServer } from '../../src/server/workflow/commands';
 import type { TestApp } from './app';
 
 export type Person = Awaited<ReturnType<TestApp['user']>>;
@@ -50,7 +52,7 @@ export interface OpenTask {
 export interface AdvanceOptions {
   /** The phase the case is in now; `screening` (just started) unless said. */
   from?: TrialPhase;
-  /** Completes the interview task (to leave the interview phase). */
+  /** Signs the interview outcome (to leave the interview phase). */
   interviewer?: Person;
   /** Completes the randomization task (to leave the randomization phase). */
   coordinator?: Person;
@@ -131,6 +133,32 @@ export function trialDriver(app: () => TestApp) {
     await notify(caseId, `${time}MeasurementCompleted`, { timeOfMeasurement: typed.string(time) });
   }
 
+  /**
+   * The interview outcome as a signed report records it: no person can complete the interview
+   * task (issue 27), so this takes the server's own door that finalizing a report takes
+   * (completeTaskAsServer, src/server/reports/service.ts), recorded as by `interviewer`. Tests
+   * of the report itself sign real reports (interview-reports.int.test.ts).
+   */
+  async function signedOutcome(caseId: string, interviewer: Person, outcome: string): Promise<void> {
+    await openTask(caseId, 'interviewTask');
+    const done = await withOwnerAs(pool(), interviewer.id, (sql) =>
+      completeTaskAsServer(sql, app().sanad.workflow.host, {
+        caseId,
+        taskDefinitionKey: 'interviewTask',
+        variables: { outcome: { value: outcome, type: 'String' } },
+        completedBy: interviewer.id,
+      }),
+    );
+    expect(done, 'interviewTask open').toBe(true);
+    await tick();
+  }
+
+  /** A case waiting at "Randomize the patient" with the interview's `outcome` (ptsd or depression). */
+  async function atRandomization(caseId: string, interviewer: Person, outcome = 'ptsd'): Promise<void> {
+    await startTrial(caseId);
+    await advance(caseId, 'randomization', { interviewer, outcome });
+  }
+
   function needed(person: Person | undefined, role: string, step: string): Person {
     if (!person) throw new Error(`advance: leaving ${step} needs the ${role}`);
     return person;
@@ -148,7 +176,7 @@ export function trialDriver(app: () => TestApp) {
           startsAt: typed.date(options.startsAt ?? new Date(Date.now() + DAY)),
         });
       case 'interview':
-        return complete(caseId, 'interviewTask', needed(options.interviewer, 'interviewer', phase).token, { outcome: typed.string(options.outcome ?? 'depression') });
+        return signedOutcome(caseId, needed(options.interviewer, 'interviewer', phase), options.outcome ?? 'depression');
       case 'randomization':
         return complete(caseId, 'randomizeTask', needed(options.coordinator, 'coordinator', phase).token);
       case 'pre':
@@ -170,5 +198,5 @@ export function trialDriver(app: () => TestApp) {
     }
   }
 
-  return { notify, startTrial, newTrialCase, stage, openTasks, openTask, submit, complete, measurement, advance };
+  return { notify, startTrial, newTrialCase, stage, openTasks, openTask, submit, complete, measurement, advance, signedOutcome, atRandomization };
 }

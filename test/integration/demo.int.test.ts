@@ -55,6 +55,19 @@ describe('npm run demo', () => {
     expect(rows).toEqual([{ case_id: treated.caseId, treatment: expect.stringMatching(new RegExp(`^(${DEMO_ARMS.join('|')})$`)) }]);
   });
 
+  it('takes the treated patient through the real doors: a signed report decided the interview, the randomization step drew the arm', async () => {
+    const treated = seeded.filter((s) => s.flags.includes('patient'))[DEMO_STAGES.indexOf('treatment')]!;
+    const pool = t.database.db.pool;
+    const reports = await pool.query('select id, state, trial_outcome, finalized_by from app_public.interview_reports where case_id = $1', [treated.caseId]);
+    const interviewer = seeded.find((s) => s.username === 'demo-interviewer')!;
+    expect(reports.rows).toEqual([{ id: expect.any(String), state: 'final', trial_outcome: 'ptsd', finalized_by: interviewer.id }]);
+    const { rows } = await pool.query(`select variables from app_public.workflow_instances where case_id = $1 and business_key = 'trial'`, [treated.caseId]);
+    expect(rows[0].variables.interviewReportId.value).toBe(reports.rows[0].id);
+    const tasks = await pool.query(`select task_definition_key, end_time is null as open from app_public.workflow_tasks where case_id = $1 and task_definition_key in ('interviewTask', 'randomizeTask')`, [treated.caseId]);
+    expect(tasks.rows.filter((r) => r.open)).toEqual([]);
+    expect(tasks.rows.map((r) => r.task_definition_key).sort()).toEqual(['interviewTask', 'randomizeTask']);
+  });
+
   it('gives every staff account and the counselor their cases, with messages, on their home', async () => {
     for (const account of DEMO_ACCOUNTS.filter((a) => !a.flags.includes('patient') && !a.flags.includes('coordinator'))) {
       const data = await gql(account.username, 'query { currentUser { caseMembersByUserIdList { caseId case: caseByCaseId { sentMessagesList { id } } } } }');

@@ -78,7 +78,9 @@ async function openTaskKeys(caseId: string): Promise<string[]> {
 
 const yes = (prefix: string, numbers: number[]) => Object.fromEntries(numbers.map((n) => [`${prefix}${n}`, true]));
 const PTSD = { ...yes('ptsd_g', [14, 19, 21, 22, 28, 29, 34, 36, 39, 40]), trauma_criterion_a: true, worst_event_on: '2020-01-01' };
-const ACCEPTED = { age: 30, sex: 'FEMALE', ...PTSD, primary_problem: 'ptsd', status: 'accepted', accepted_reason: 'ptsd' };
+/** Every suicidality item asked (issue 27: an acceptance needs the assessment). */
+const ASSESSED = { suicidality_c1: false, suicidality_c2: false, suicidality_c3: false, suicidality_c4: false, suicidality_c5: false, suicidality_c6: false };
+const ACCEPTED = { age: 30, sex: 'FEMALE', ...ASSESSED, ...PTSD, primary_problem: 'ptsd', status: 'accepted', accepted_reason: 'ptsd' };
 
 /** A statement as the owner in a transaction of its own (rolled back). */
 async function asOwner(text: string, values: unknown[]) {
@@ -143,7 +145,7 @@ describe('access by role', () => {
   let bookingId: string;
   let patient: Person;
   beforeAll(async () => {
-    const c = await caseAtInterview({ trial: false });
+    const c = await caseAtInterview();
     bookingId = c.bookingId;
     patient = c.patient;
     reportId = (await save(interviewer.token, { booking_id: bookingId, age: 40 })).body[0].id;
@@ -200,7 +202,7 @@ describe('access by role', () => {
       body: { emptySectionsReason: 'Trauma questions postponed to the next session' },
     });
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ outcome: 'ptsd', workflow: 'no_open_task' });
+    expect(done.body).toMatchObject({ outcome: 'ptsd', workflow: 'completed' });
     const signed = await row(reportId);
     expect(signed.state).toBe('final');
     expect(signed.finalized_by).toBe(interviewer.id);
@@ -269,7 +271,7 @@ describe('access by role', () => {
 
 describe('rules on finalize', () => {
   it('refuses an acceptance a hard rule forbids, naming the rule; a coordinator may override with a reason', async () => {
-    const { bookingId } = await caseAtInterview({ trial: false });
+    const { bookingId } = await caseAtInterview();
     const dast = { dast1: true, dast2: true, dast3: true, dast4: true, dast5: false, dast6: false, dast7: false, dast8: false, dast9: false, dast10: false };
     const id = (await save(interviewer.token, { booking_id: bookingId, ...ACCEPTED, ...dast, age: 17 })).body[0].id;
     const refused = await t.api('POST', `/api/interview_reports/${id}/finalize`, { token: interviewer.token, body: {} });
@@ -317,7 +319,7 @@ describe('the outcome drives the trial', () => {
   });
 
   it('accepted (depression) → randomization with outcome depression', async () => {
-    const c = await finalizeWith({ age: 30, ...yes('mde_a', [1, 2, 3, 4, 5, 10, 11]), primary_problem: 'mde_current', status: 'accepted', accepted_reason: 'depression_mde' });
+    const c = await finalizeWith({ age: 30, ...ASSESSED, ...yes('mde_a', [1, 2, 3, 4, 5, 10, 11]), primary_problem: 'mde_current', status: 'accepted', accepted_reason: 'depression_mde' });
     expect(await openTaskKeys(c.caseId)).toContain('randomizeTask');
   });
 
@@ -387,7 +389,7 @@ describe('the outcome drives the trial', () => {
 
 describe('follow-up feedback report', () => {
   it('belongs to a follow-up booking of a case with a finalized intake report', async () => {
-    const c = await caseAtInterview({ trial: false });
+    const c = await caseAtInterview();
     const early = await t.api('POST', '/api/feedback_interview_reports', { token: interviewer.token, body: { booking_id: c.bookingId, general_changes: 'better' }, headers: UPSERT });
     expect(early.status).toBe(400);
     expect(early.body.message).toMatch(/no finalized intake report|intake report/);
@@ -409,7 +411,7 @@ describe('follow-up feedback report', () => {
 
 describe('research export', () => {
   it('coordinators download finalized reports without identifying fields, and a codebook per locale', async () => {
-    const c = await caseAtInterview({ trial: false });
+    const c = await caseAtInterview();
     const id = (await save(interviewer.token, { booking_id: c.bookingId, ...ACCEPTED, patient_name: 'Secret Name', phone: '+49 170 000' })).body[0].id;
     expect((await t.api('POST', `/api/interview_reports/${id}/finalize`, { token: interviewer.token, body: {} })).status).toBe(200);
     const csv = await fetch(`${t.url}/api/export/interview_reports.csv`, { headers: { authorization: `Bearer ${coordinator.token}` } });
@@ -441,9 +443,9 @@ describe('clinical safety (the interview report as a risk signal source)', () =>
   }
 
   it('a finalized report with moderate or high suicidality risk raises exactly one safety signal; a draft or a low risk raises none', async () => {
-    const risky = await caseAtInterview({ trial: false });
+    const risky = await caseAtInterview();
     // C3 alone scores 6: moderate (MINI bands); a draft never signals.
-    const id = (await save(interviewer.token, { booking_id: risky.bookingId, ...ACCEPTED, suicidality_c3: true })).body[0].id;
+    const id = (await save(interviewer.token, { booking_id: risky.bookingId, ...ACCEPTED, suicidality_c3: true, suicidality_serious_attempt_3y: false })).body[0].id;
     expect(await signals(risky.caseId)).toEqual([]);
     expect((await t.api('POST', `/api/interview_reports/${id}/finalize`, { token: interviewer.token, body: {} })).status).toBe(200);
     const raised = await signals(risky.caseId);
@@ -454,9 +456,9 @@ describe('clinical safety (the interview report as a risk signal source)', () =>
     const tasks = await pool().query(`select count(*)::int as n from app_public.workflow_tasks where case_id = $1 and end_time is null and priority >= 100`, [risky.caseId]);
     expect(tasks.rows[0].n).toBe(1);
 
-    const calm = await caseAtInterview({ trial: false });
+    const calm = await caseAtInterview();
     // C1 alone scores 1: low risk, one below the signalling band.
-    const calmId = (await save(interviewer.token, { booking_id: calm.bookingId, ...ACCEPTED, suicidality_c1: true })).body[0].id;
+    const calmId = (await save(interviewer.token, { booking_id: calm.bookingId, ...ACCEPTED, suicidality_c1: true, suicidality_serious_attempt_3y: false })).body[0].id;
     expect((await row(calmId)).suicidality_risk).toBe('low');
     expect((await t.api('POST', `/api/interview_reports/${calmId}/finalize`, { token: interviewer.token, body: {} })).status).toBe(200);
     expect(await signals(calm.caseId)).toEqual([]);

@@ -243,9 +243,13 @@ describe('screening exclusions (spec §4, §9)', () => {
     expect(own.body[0]).toMatchObject({ item1: 3, total: null, band: null, flags: null });
   });
 
-  it('excludes at a BDI-II total of 13 (no trauma or low score), not 14', async () => {
-    expect(await account(await screen('bdi2', bdi(14)))).toMatchObject({ excluded: false, excluded_for_no_trauma_or_low_bdi: false });
-    expect(await account(await screen('bdi2', bdi(13)))).toMatchObject({ excluded: true, excluded_for_no_trauma_or_low_bdi: true });
+  // The default reading (issue 27): excluded only with neither a trauma nor a BDI-II total above 13.
+  const noTraumaRecord = { worst_event: 'war', time_since: '1to5y', to_whom: 'self', danger_of_death: false, serious_injury: false, sexual_violence: false };
+  it('excludes at a BDI-II total of 13 without a trauma, not 14; never with a criterion-A trauma', async () => {
+    expect(await account(await screen('bdi2', bdi(14), await screen('traumalisteneu', noTraumaRecord)))).toMatchObject({ excluded: false, excluded_for_no_trauma_or_low_bdi: false });
+    expect(await account(await screen('bdi2', bdi(13), await screen('traumalisteneu', noTraumaRecord)))).toMatchObject({ excluded: true, excluded_for_no_trauma_or_low_bdi: true });
+    const traumatized = await screen('traumalisteneu', { ...noTraumaRecord, danger_of_death: true });
+    expect(await account(await screen('bdi2', bdi(10), traumatized))).toMatchObject({ excluded: false, excluded_for_no_trauma_or_low_bdi: false });
   });
 
   it('excludes a minor (17), not an adult (18); without email or internet access', async () => {
@@ -256,12 +260,14 @@ describe('screening exclusions (spec §4, §9)', () => {
   });
 
   it('excludes without a trauma: the trauma record’s criterion A, or no event at all on the LEC-5', async () => {
-    const trauma = { worst_event: 'war', time_since: '1to5y', to_whom: 'self', danger_of_death: false, serious_injury: false, sexual_violence: false };
-    expect(await account(await screen('traumalisteneu', trauma))).toMatchObject({ excluded: true, excluded_for_no_trauma_or_low_bdi: true });
-    expect(await account(await screen('traumalisteneu', { ...trauma, danger_of_death: true }))).toMatchObject({ excluded: false });
+    // With a low BDI-II total (the default reading needs both, issue 27).
+    const low = async () => screen('bdi2', bdi(5));
+    const trauma = noTraumaRecord;
+    expect(await account(await screen('traumalisteneu', trauma, await low()))).toMatchObject({ excluded: true, excluded_for_no_trauma_or_low_bdi: true });
+    expect(await account(await screen('traumalisteneu', { ...trauma, danger_of_death: true }, await low()))).toMatchObject({ excluded: false });
     const nothing = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`item${i + 1}`, ['not_applicable']]));
-    expect(await account(await screen('lec5', nothing))).toMatchObject({ excluded: true, excluded_for_no_trauma_or_low_bdi: true });
-    expect(await account(await screen('lec5', { ...nothing, item10: ['happened'] }))).toMatchObject({ excluded: false });
+    expect(await account(await screen('lec5', nothing, await low()))).toMatchObject({ excluded: true, excluded_for_no_trauma_or_low_bdi: true });
+    expect(await account(await screen('lec5', { ...nothing, item10: ['happened'] }, await low()))).toMatchObject({ excluded: false });
   });
 
   it('decides nothing from an unfinished record or another time of measurement, and never lowers a flag', async () => {

@@ -164,12 +164,26 @@ describe('exclusion and dropout', () => {
     const caseId = patient.caseId!;
     expect((await exclusion(caseId, { flag: 'exclude_from_analysis', value: true, reason: 'Protocol violation' })).status).toBe(204);
     expect(await openTasks(caseId)).toEqual([{ task_definition_key: 'screeningTask' }]);
-    expect((await exclusion(caseId, { flag: 'is_dropout', value: true, reason: 'No longer reachable' })).status).toBe(204);
-    expect(await openTasks(caseId)).toEqual([]);
-    const tasks = await pool().query('select delete_reason from app_public.workflow_tasks where case_id = $1', [caseId]);
-    expect(tasks.rows).toEqual([{ delete_reason: 'dropout' }]);
+    // Before randomization a patient is excluded, not dropped out (issue 27: the stage checked).
+    const early = await exclusion(caseId, { flag: 'is_dropout', value: true, reason: 'No longer reachable' });
+    expect(early.status).toBe(409);
+    expect(early.body.error).toBe('dropout_before_randomization');
+    expect(await openTasks(caseId)).toEqual([{ task_definition_key: 'screeningTask' }]);
     const c = await pool().query('select stage, is_dropout, dropout_reason, exclude_from_analysis, reason_for_exclusion from app_public.cases where id = $1', [caseId]);
-    expect(c.rows[0]).toEqual({ stage: 'finished', is_dropout: true, dropout_reason: 'No longer reachable', exclude_from_analysis: true, reason_for_exclusion: 'Protocol violation' });
+    expect(c.rows[0]).toEqual({ stage: 'screening', is_dropout: false, dropout_reason: null, exclude_from_analysis: true, reason_for_exclusion: 'Protocol violation' });
+    // A randomized patient waiting for the questionnaires before treatment drops out: the open
+    // tasks end with the reason "dropout" and the trial is finished.
+    const { patient: treated, caseId: treatedCase } = await trial.newTrialCase([], { gender: 'FEMALE' });
+    await trial.advance(treatedCase, 'randomization', { interviewer, outcome: 'ptsd' });
+    expect((await t.api('POST', `/api/trial/cases/${treatedCase}/randomize`, { token: coordinator.token })).status).toBe(201);
+    await t.sanad.workflow.tick();
+    expect(treated.caseId).toBe(treatedCase);
+    expect((await exclusion(treatedCase, { flag: 'is_dropout', value: true, reason: 'No longer reachable' })).status).toBe(204);
+    expect(await openTasks(treatedCase)).toEqual([]);
+    const ended = await pool().query(`select distinct delete_reason from app_public.workflow_tasks where case_id = $1 and task_definition_key = 'preTask'`, [treatedCase]);
+    expect(ended.rows).toEqual([{ delete_reason: 'dropout' }]);
+    const d = await pool().query('select stage, is_dropout, dropout_reason from app_public.cases where id = $1', [treatedCase]);
+    expect(d.rows[0]).toEqual({ stage: 'finished', is_dropout: true, dropout_reason: 'No longer reachable' });
   });
 });
 
@@ -200,13 +214,23 @@ describe('CONSORT flow', () => {
       await instance(excludedEarly!.caseId!, {}, 'ACTIVE');
       await pool().query(`update app_public.users set excluded = true, excluded_for_minor_age = true where id = $1`, [excludedEarly!.id]);
       for (const p of [excludedEmail, excludedBoth, rejected, rejected2, referred, later, awaiting]) await completed(p!.caseId!, 'screening');
-      // Randomized: the draw itself, then what the process records.
+      // Randomized: the trial's own randomization step (issue 27: the only door to an arm), then
+      // what the process records; all but the pending one and the one in treatment have ended their trial.
       const randomized = [fullCbt, fu2Pending, dropout, missing, inTreatment];
       const ids: Record<string, string> = {};
+      const localInterviewer = await t.user({ flags: ['interviewer'] });
       for (const p of randomized) {
-        ids[p!.caseId!] = await instance(p!.caseId!, { excluded: false, outcome: 'depression' }, p === fu2Pending || p === inTreatment ? 'ACTIVE' : 'COMPLETED');
+        await trial.startTrial(p!.caseId!);
+        await trial.advance(p!.caseId!, 'randomization', { interviewer: localInterviewer, outcome: 'depression' });
         await completed(p!.caseId!, 'screening');
         expect((await t.api('POST', `/api/trial/cases/${p!.caseId}/randomize`, { token: coord.token })).status).toBe(201);
+        await t.sanad.workflow.tick();
+        const { rows } = await pool().query(`select id from app_public.workflow_instances where case_id = $1 and business_key = 'trial'`, [p!.caseId]);
+        ids[p!.caseId!] = rows[0].id;
+        if (p !== fu2Pending) {
+          await pool().query(`select app_hidden.end_case_workflows($1, 'test')`, [p!.caseId]);
+          await pool().query(`update app_public.workflow_instances set state = 'COMPLETED' where case_id = $1`, [p!.caseId]);
+        }
       }
       for (const p of [fullCbt, fu2Pending, missing]) {
         await pool().query(

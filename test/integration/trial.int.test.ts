@@ -22,15 +22,15 @@ async function configure(body: object, token = coordinator.token) {
   return t.api('POST', '/api/trial/allocation', { token, body });
 }
 
-/** The interview accepted the case (the trial's `outcome` variable), as the trial process leaves it. */
-async function accept(caseId: string, problem: 'ptsd' | 'depression' | 'rejected' | 'counseling' | 'later' = 'ptsd', extra: Record<string, unknown> = {}) {
-  const variables: Record<string, unknown> = { caseId: { value: caseId, type: 'String' }, outcome: { value: problem, type: 'String' } };
-  for (const [k, v] of Object.entries(extra)) variables[k] = { value: v, type: typeof v === 'boolean' ? 'Boolean' : 'String' };
-  await pool().query(
-    `insert into app_public.workflow_instances (definition_key, definition_version, business_key, case_id, start_time, variables, state, end_time)
-     select 'trial', max(version), 'trial', $1, now(), $2, 'COMPLETED', now() from app_private.workflow_definitions where key = 'trial'`,
-    [caseId, JSON.stringify(variables)],
-  );
+/**
+ * The interview decided the case: a real trial reaches "Record the interview outcome" and the
+ * outcome is signed (the server's door of a signed report); an accepted case then waits at
+ * "Randomize the patient", the only step that draws an arm (issue 27).
+ */
+async function accept(caseId: string, problem: 'ptsd' | 'depression' | 'rejected' | 'counseling' | 'later' = 'ptsd') {
+  await trial.startTrial(caseId);
+  await trial.advance(caseId, 'interview');
+  await trial.signedOutcome(caseId, members.interviewer!, problem);
 }
 
 async function newPatient(gender?: 'FEMALE' | 'MALE' | 'DIVERSE'): Promise<Person> {
@@ -243,6 +243,8 @@ describe('minimization', () => {
     const local = await startTestApp();
     try {
       const coord = await local.user({ flags: ['coordinator'] });
+      const localInterviewer = await local.user({ flags: ['interviewer'] });
+      const localTrial = trialDriver(() => local);
       const body = { method: 'minimization', arms: TWO_ARMS, factors: ['gender', 'problem'], probability: 0.8, ticketsPerStratum: 80 };
       expect((await local.api('POST', '/api/trial/allocation', { token: coord.token, body })).status).toBe(201);
       // Replace the secret random numbers by those of a known seed, so the test is reproducible.
@@ -257,11 +259,8 @@ describe('minimization', () => {
       for (let i = 0; i < 60; i++) {
         // Accounts without sign-in (no password hashing per case): the coordinator draws.
         const p = await createUser(local.database.db.pool, { username: `min${i}`, email: `min${i}@example.org`, password: 'correct horse battery', flags: ['patient'], gender: genders[i % genders.length]! });
-        await local.database.db.pool.query(
-          `insert into app_public.workflow_instances (definition_key, definition_version, business_key, case_id, start_time, variables, state)
-           select 'trial', max(version), 'trial', $1, now(), $2, 'COMPLETED' from app_private.workflow_definitions where key = 'trial'`,
-          [p.caseId, JSON.stringify({ outcome: { value: problems[i % problems.length], type: 'String' } })],
-        );
+        await localTrial.startTrial(p.caseId!);
+        await localTrial.advance(p.caseId!, 'randomization', { interviewer: localInterviewer, outcome: problems[i % problems.length]! });
         expect((await local.api('POST', `/api/trial/cases/${p.caseId}/randomize`, { token: coord.token })).status).toBe(201);
       }
       const { rows } = await local.database.db.pool.query(
@@ -307,9 +306,10 @@ describe('the case, complete (spec §3, §7 PagedCases and CaseWithMessages)', (
     expect(mine.me).toEqual({ userId: members.therapist!.id, actsAsTherapist: true });
     expect(mine.membersList).toHaveLength(6);
     expect(mine.treatmentAssignmentsByCaseIdList).toEqual([{ id: expect.any(String), assignedAt: expect.any(String), treatment: expect.stringMatching(/^(cbt|ipt)$/) }]);
-    // The only open patient tasks: the worksheets of the drawn arm (workflows/treatment-modules.json).
+    // The open patient tasks: the worksheets of the drawn arm (workflows/treatment-modules.json)
+    // and, since the draw is the trial's step (issue 27), the questionnaires before treatment.
     const arm = mine.treatmentAssignmentsByCaseIdList[0].treatment as keyof typeof TREATMENT_MODULES;
-    expect(mine.patients).toMatchObject({ countOfOpen: TREATMENT_MODULES[arm].length });
+    expect(mine.patients).toMatchObject({ countOfOpen: TREATMENT_MODULES[arm].length + 1 });
     // A coordinator is no member: `me` is empty, the case is still listed.
     const coord = await t.graphql(query, {}, coordinator.token);
     expect(coord.data.pagedCases.nodes.find((n: { id: string }) => n.id === patient.caseId).me).toBeNull();

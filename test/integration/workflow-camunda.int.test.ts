@@ -14,7 +14,7 @@ const BASE = '/api/workflow/rest';
 const CAMUNDA_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/;
 type Person = Awaited<ReturnType<TestApp['user']>>;
 let t: TestApp;
-const { notify } = trialDriver(() => t);
+const { notify, signedOutcome } = trialDriver(() => t);
 let now = Date.parse('2027-09-01T08:00:00Z');
 const clock = { now: () => new Date(now) };
 let coordinator: Person, therapist: Person, interviewer: Person, patientA: Person, patientB: Person, outsider: Person;
@@ -129,7 +129,8 @@ describe('one task: form variables and completion', () => {
     const [task] = (await get('/task?taskDefinitionKey=interviewTask', interviewer)).body;
     const response = await get(`/task/${task.id}/form-variables`, interviewer);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ outcome: { type: 'String', value: null, valueInfo: {} } });
+    // The outcome is no form field any more: only a signed report sets it (issue 27).
+    expect(response.body).toEqual({});
     expect((await get(`/task/${task.id}/form-variables?variableNames=other`, interviewer)).body).toEqual({});
     const hidden = await get(`/task/${task.id}/form-variables`, outsider);
     expect(hidden.status).toBe(404);
@@ -145,14 +146,19 @@ describe('one task: form variables and completion', () => {
       token: interviewer.token,
       body: { variables: { outcome: { value: 'ptsd', type: 'String' }, fu1After: { value: 'PT1S', type: 'String' } } },
     });
-    expect(undeclared.status).toBe(400);
-    expect(undeclared.body.type).toBe('InvalidRequestException');
+    // A task no person completes is refused before its form is read (403, not 400).
+    expect(undeclared.status).toBe(403);
+    expect(undeclared.body.type).toBe('AuthorizationException');
     const wrong = await t.api('POST', `${BASE}/task/${task.id}/complete`, { token: therapist.token, body: { variables: { outcome: { value: 'ptsd', type: 'String' } } } });
     expect(wrong.status).toBe(403);
     expect(wrong.body.type).toBe('AuthorizationException');
     expect(await count()).toBe(before);
-    const done = await t.api('POST', `${BASE}/task/${task.id}/complete`, { token: interviewer.token, body: { variables: { outcome: { value: 'ptsd', type: 'String' } } } });
-    expect(done.status).toBe(204);
+    // No person completes the interview task (issue 27): the signed report does, as the server.
+    const byPerson = await t.api('POST', `${BASE}/task/${task.id}/complete`, { token: interviewer.token, body: {} });
+    expect(byPerson.status).toBe(403);
+    expect(byPerson.body.type).toBe('AuthorizationException');
+    expect(await count()).toBe(before);
+    await signedOutcome(caseA, interviewer, 'ptsd');
     const again = await t.api('POST', `${BASE}/task/${task.id}/complete`, { token: interviewer.token, body: {} });
     expect(again.status).toBe(404);
     expect(again.body.type).toBe('RestException');

@@ -182,20 +182,23 @@ describe('tasks, messages, signals, jobs and instances', () => {
     expect(log.body[0].delete_reason).toBe('completed');
   });
 
-  it('the interviewer completes the outcome task with a valid enum value only; coordinators complete any task', async () => {
+  it('no person completes the outcome task, not even a coordinator: the signed report does (issue 27)', async () => {
     await pool().query(`select app_hidden.notify_workflow($1, 'screeningCompleted', '{"excluded":{"value":false,"type":"Boolean"}}')`, [caseId]);
     await pool().query(`select app_hidden.notify_workflow($1, 'interviewBooked', '{"offerId":{"value":"o1","type":"String"}}')`, [caseId]);
     await t.sanad.workflow.tick();
     const task = await openTask(caseId, 'interviewTask');
+    const before = (await pool().query('select stage from app_public.cases where id = $1', [caseId])).rows[0].stage;
     const bad = await t.api('POST', `${BASE}/task/${task.id}/submit-form`, { token: interviewer.token, body: { variables: { outcome: { value: 'maybe', type: 'String' } } } });
-    expect(bad.status).toBe(400);
-    expect(bad.body.message).toContain('ptsd');
+    expect(bad.status).toBe(403);
+    expect(bad.body.message).toContain('signing the interview report');
     const byPatient = await t.api('POST', `${BASE}/task/${task.id}/submit-form`, { token: patient.token, body: {} });
     expect(byPatient.status).toBe(404); // patients do not see interviewers' tasks
-    const ok = await t.api('POST', `${BASE}/task/${task.id}/submit-form`, { token: coordinator.token, body: { variables: { outcome: { value: 'counseling', type: 'String' } } } });
-    expect(ok.status).toBe(204);
+    const byCoordinator = await t.api('POST', `${BASE}/task/${task.id}/submit-form`, { token: coordinator.token, body: { variables: { outcome: { value: 'counseling', type: 'String' } } } });
+    expect(byCoordinator.status).toBe(403);
+    await t.sanad.workflow.tick();
     const { rows } = await pool().query('select stage from app_public.cases where id = $1', [caseId]);
-    expect(rows[0].stage).toBe('counseling');
+    expect(rows[0].stage).toBe(before);
+    expect((await openTask(caseId, 'interviewTask')).id).toBe(task.id);
   });
 
   it('process variables: staff read them over REST; patients neither there nor in GraphQL', async () => {

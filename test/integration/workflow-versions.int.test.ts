@@ -62,7 +62,7 @@ describe('a new trial version', () => {
     // randomization and pre steps, and its timers.
     await notify(oldCase, 'interviewBooked', { offerId: { value: 'o1', type: 'String' }, startsAt: { value: new Date(now + DAY).toISOString(), type: 'Date' } });
     expect((await trial(oldCase)).open_tasks).toEqual(['interviewTask']);
-    await complete(oldCase, 'interviewTask', interviewer.token, { outcome: { value: 'ptsd', type: 'String' } });
+    await driver.signedOutcome(oldCase, interviewer, 'ptsd');
     const after = await trial(oldCase);
     expect(after).toMatchObject({ id: before.id, definition_version: 1, state: 'ACTIVE', open_tasks: ['randomizeTask'] });
     // Elements that only the flat version has: no phase sub-processes.

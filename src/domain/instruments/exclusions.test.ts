@@ -24,20 +24,20 @@ describe('screening exclusions (spec §4, §9)', () => {
     expect(screeningExclusions({ ...eligible, bdi2Total: 45 })).toMatchObject({ flags: ['excludedForBdiGte45'], excluded: true });
   });
 
-  it('excludes a BDI-II total of 13, not 14', () => {
-    expect(screeningExclusions({ ...eligible, bdi2Total: 13 }).flags).toEqual(['excludedForNoTraumaOrBdiLte13']);
-    expect(screeningExclusions({ ...eligible, bdi2Total: 14 }).flags).toEqual([]);
+  it('by default excludes only with neither a trauma nor a depression score above 13 (issue 27)', () => {
+    // A criterion-A trauma with BDI-II 10 stays: PTSD alone is a primary problem (spec §4).
+    expect(screeningExclusions({ ...eligible, hasTrauma: true, bdi2Total: 10 }).flags).toEqual([]);
+    expect(screeningExclusions({ ...eligible, hasTrauma: true, bdi2Total: 13 }).flags).toEqual([]);
+    // No trauma: the depression score decides, at its boundary 13 / 14.
+    expect(screeningExclusions({ ...eligible, hasTrauma: false, bdi2Total: 13 }).flags).toEqual(['excludedForNoTraumaOrBdiLte13']);
+    expect(screeningExclusions({ ...eligible, hasTrauma: false, bdi2Total: 14 }).flags).toEqual([]);
   });
 
-  it('excludes without trauma (the spec’s literal "or")', () => {
-    expect(screeningExclusions({ ...eligible, hasTrauma: false }).flags).toEqual(['excludedForNoTraumaOrBdiLte13']);
-  });
-
-  it('can require both no trauma and a low score instead (configuration)', () => {
-    const both = { minimumAge: 18, bdiExcludeAtLeast: 45, bdiExcludeAtMost: 13, lowScoreRule: 'both' as const };
-    expect(screeningExclusions({ ...eligible, hasTrauma: false }, both).flags).toEqual([]);
-    expect(screeningExclusions({ ...eligible, bdi2Total: 13 }, both).flags).toEqual([]);
-    expect(screeningExclusions({ ...eligible, hasTrauma: false, bdi2Total: 13 }, both).flags).toEqual(['excludedForNoTraumaOrBdiLte13']);
+  it('can read the spec’s literal "or" instead (configuration `either`)', () => {
+    const either = { minimumAge: 18, bdiExcludeAtLeast: 45, bdiExcludeAtMost: 13, lowScoreRule: 'either' as const };
+    expect(screeningExclusions({ ...eligible, hasTrauma: false }, either).flags).toEqual(['excludedForNoTraumaOrBdiLte13']);
+    expect(screeningExclusions({ ...eligible, bdi2Total: 13 }, either).flags).toEqual(['excludedForNoTraumaOrBdiLte13']);
+    expect(screeningExclusions({ ...eligible, bdi2Total: 14 }, either).flags).toEqual([]);
   });
 
   it('takes other thresholds from configuration', () => {
@@ -52,9 +52,11 @@ describe('screening exclusions (spec §4, §9)', () => {
       undetermined: ['excludedForLackOfEmail', 'excludedForLackOfInternetAccess', 'excludedForMinorAge', 'excludedForUpcomingTreatment', 'excludedForBdiGte45', 'excludedForNoTraumaOrBdiLte13'],
       excluded: false,
     });
-    // no trauma decides the combined rule even without a BDI-II total
-    expect(screeningExclusions({ hasTrauma: false }).flags).toEqual(['excludedForNoTraumaOrBdiLte13']);
-    expect(screeningExclusions({ hasTrauma: true }).undetermined).toContain('excludedForNoTraumaOrBdiLte13');
+    // A trauma decides the combined rule (not excluded) even without a BDI-II total; no trauma
+    // waits for the score.
+    expect(screeningExclusions({ hasTrauma: true }).undetermined).not.toContain('excludedForNoTraumaOrBdiLte13');
+    expect(screeningExclusions({ hasTrauma: false }).undetermined).toContain('excludedForNoTraumaOrBdiLte13');
+    expect(screeningExclusions({ bdi2Total: 14 }).undetermined).not.toContain('excludedForNoTraumaOrBdiLte13');
     expect(screeningExclusions({ bdi2Total: Number.NaN }).undetermined).toContain('excludedForBdiGte45');
   });
 

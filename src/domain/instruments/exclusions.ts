@@ -34,9 +34,12 @@ export interface ScreeningExclusionConfig {
   /** BDI-II total at or below which a person is excluded (with the trauma rule). */
   readonly bdiExcludeAtMost: number;
   /**
-   * How "no trauma, or depression score 13 or lower" combines. `either` (the spec's literal
-   * wording): no trauma excludes, and a low score excludes. `both`: only a person with neither
-   * a trauma nor a relevant depression score is excluded.
+   * How "no trauma, or depression score 13 or lower" combines. `both` (the default since issue
+   * 27, docs/decisions/screening-exclusion-reading.md): only a person with neither a trauma nor
+   * a relevant depression score is excluded, so PTSD alone and depression alone both stay in the
+   * trial's population. `either` (the spec's literal wording): no trauma excludes, and a low
+   * score excludes; it excluded a person with a criterion-A trauma and BDI-II 10, although PTSD
+   * alone is an accepted primary problem (spec §4).
    */
   readonly lowScoreRule: 'either' | 'both';
 }
@@ -45,7 +48,7 @@ export const SCREENING_EXCLUSION_DEFAULTS: ScreeningExclusionConfig = {
   minimumAge: 18,
   bdiExcludeAtLeast: 45,
   bdiExcludeAtMost: 13,
-  lowScoreRule: 'either',
+  lowScoreRule: 'both',
 };
 
 export interface ScreeningExclusions {

@@ -74,8 +74,8 @@ describe('thresholds at their boundaries', () => {
     expect(support({ sex: 'MALE', ...auditItems([2, 1, 1, 1, 1, 1, 1, 0]) }).proposedRejectedReasons).toContain('alcohol');
   });
   it('DAST 2 passes, 3 rejects', () => {
-    expect(support(dastItems([1, 2])).dast).toEqual({ total: 2, atLeastCutOff: false });
-    expect(support(dastItems([1, 2, 4])).dast).toEqual({ total: 3, atLeastCutOff: true });
+    expect(support(dastItems([1, 2])).dast).toMatchObject({ total: 2, atLeastCutOff: false });
+    expect(support(dastItems([1, 2, 4])).dast).toMatchObject({ total: 3, atLeastCutOff: true });
     expect(support(dastItems([1, 2, 4])).proposedRejectedReasons).toContain('drugs');
   });
   it('age 17 is a minor, 18 is not', () => {
@@ -147,8 +147,11 @@ describe('diagnostic rules', () => {
   });
 });
 
+const ASSESSED = Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`suicidality_c${n}`, false]));
+
 describe('outcome rules', () => {
-  const accepted = { ...PTSD_ALL, age: 30, primary_problem: 'ptsd', status: 'accepted', accepted_reason: 'ptsd' };
+  // Every suicidality item asked: an acceptance needs the assessment (issue 27).
+  const accepted = { ...PTSD_ALL, ...ASSESSED, age: 30, primary_problem: 'ptsd', status: 'accepted', accepted_reason: 'ptsd' };
   it('accepts a consistent PTSD acceptance', () => {
     expect(outcomeProblems(accepted, support(accepted))).toEqual([]);
     expect(trialOutcome(accepted)).toBe('ptsd');
@@ -181,5 +184,90 @@ describe('outcome rules', () => {
   });
   it('stores the derived columns', () => {
     expect(derivedColumns({ ...PTSD_ALL, suicidality_c3: true }, DAY)).toMatchObject({ suicidality_score: 6, suicidality_risk: 'moderate', ptsd_total: 10, ptsd_b_fulfilled: true, audit_total: null });
+  });
+});
+
+describe('acceptance rules at their boundaries (issue 27)', () => {
+  const accepted = { ...PTSD_ALL, ...ASSESSED, age: 30, primary_problem: 'ptsd', status: 'accepted', accepted_reason: 'ptsd' };
+  const rules = (values: ReportValues) => outcomeProblems(values, support(values)).map((p) => p.rule);
+  const overridable = (values: ReportValues) => outcomeProblems(values, support(values)).every((p) => p.overridable);
+
+  it('suicidality assessed: all six items, and the attempt question with a low or moderate risk', () => {
+    expect(rules(accepted)).toEqual([]);
+    const fiveOfSix = { ...accepted, suicidality_c6: null };
+    expect(rules(fiveOfSix)).toEqual(['suicidality_not_assessed']);
+    expect(overridable(fiveOfSix)).toBe(true);
+    const withoutC1: Record<string, unknown> = { ...accepted };
+    delete withoutC1.suicidality_c1;
+    expect(rules(withoutC1 as ReportValues)).toEqual(['suicidality_not_assessed']);
+    const low = { ...accepted, suicidality_c1: true };
+    expect(rules(low)).toEqual(['suicidality_not_assessed']);
+    expect(rules({ ...low, suicidality_serious_attempt_3y: false })).toEqual([]);
+    // A low risk with a serious attempt within 3 years rejects (spec §4 reason 6).
+    expect(rules({ ...low, suicidality_serious_attempt_3y: true })).toEqual(['suicidality']);
+    // High risk needs no attempt question: it rejects anyway.
+    expect(rules({ ...accepted, suicidality_c4: true })).toEqual(['suicidality']);
+  });
+
+  it('a diagnosis section consistent with the primary problem', () => {
+    // One PTSD item short in group D (needs 2): the PTSD diagnosis fails.
+    const short = { ...accepted, ptsd_g28: false, ptsd_g29: false, ptsd_g34: false };
+    expect(support(short).ptsdDiagnosis).toBe(false);
+    expect(rules(short)).toEqual(expect.arrayContaining(['diagnosis_inconsistent']));
+    expect(rules({ ...accepted, primary_problem: 'ptsd_mde_current' })).toEqual(['diagnosis_inconsistent']);
+    const mde = { ...accepted, ...yesTo('mde_a', [1, 2, 3, 4, 5, 10, 11]), primary_problem: 'ptsd_mde_current' };
+    expect(rules(mde)).toEqual([]);
+    const fourSymptoms = { ...mde, mde_a5: false };
+    expect(rules(fourSymptoms)).toEqual(['diagnosis_inconsistent']);
+  });
+
+  it('trauma criterion A for PTSD: answered yes, not merely unanswered', () => {
+    expect(rules({ ...accepted, trauma_criterion_a: null })).toEqual(['ptsd_without_trauma']);
+    const noTrauma = { ...accepted, trauma_criterion_a: false };
+    expect(rules(noTrauma)).toEqual(expect.arrayContaining(['no_trauma', 'ptsd_without_trauma']));
+  });
+
+  it('"no trauma" and "no depression or PTSD" are hard rules', () => {
+    const nothing = { ...ASSESSED, age: 30, primary_problem: 'mde_current', status: 'accepted', accepted_reason: 'depression_mde', trauma_criterion_a: false };
+    expect(rules(nothing)).toEqual(['no_trauma', 'no_depression_or_ptsd', 'diagnosis_inconsistent']);
+    expect(overridable(nothing)).toBe(true);
+    // Every PTSD criterion "no" with PTSD accepted (the issue's case): refused.
+    const allNo = { ...ASSESSED, ...Object.fromEntries(Array.from({ length: 27 }, (_, i) => [`ptsd_g${i + 14}`, false])), trauma_criterion_a: true, age: 30, primary_problem: 'ptsd', status: 'accepted', accepted_reason: 'ptsd' };
+    expect(rules(allNo)).toEqual(['no_depression_or_ptsd', 'diagnosis_inconsistent']);
+  });
+});
+
+describe('DAST-10 and AUDIT cut-offs as soon as they are certain (issue 27)', () => {
+  it('DAST: three "yes" of the answered items reach 3; two do not yet; a "no" to item 1 scores 0', () => {
+    expect(support({ dast1: true, dast2: true, dast4: true }).dast).toMatchObject({ total: null, atLeastCutOff: true, possible: { min: 3, max: 10 } });
+    expect(support({ dast1: true, dast2: true }).dast).toMatchObject({ total: null, atLeastCutOff: false, possible: { min: 2, max: 10 } });
+    // Item 3 is reversed: "no" (cannot stop) scores.
+    expect(support({ dast1: true, dast2: true, dast3: false }).dast.atLeastCutOff).toBe(true);
+    expect(support({ dast1: true, dast2: true, dast3: true }).dast.atLeastCutOff).toBe(false);
+    expect(support({ dast1: false, dast2: true, dast4: true, dast5: true }).dast).toMatchObject({ atLeastCutOff: false, possible: { min: 0, max: 0 } });
+    // All ten answered: the total decides, exactly at the boundary.
+    expect(support(dastItems([1, 2, 4])).dast).toMatchObject({ total: 3, atLeastCutOff: true });
+    expect(support(dastItems([1, 2])).dast).toMatchObject({ total: 2, atLeastCutOff: false });
+  });
+
+  it('DAST: a partial scale at the cut-off refuses an acceptance (rule drugs)', () => {
+    const accepted = { ...PTSD_ALL, ...ASSESSED, age: 30, primary_problem: 'ptsd', status: 'accepted', accepted_reason: 'ptsd' };
+    const partial = { ...accepted, dast1: true, dast2: true, dast4: true };
+    expect(outcomeProblems(partial, support(partial)).map((p) => p.rule)).toEqual(['drugs']);
+    const below = { ...accepted, dast1: true, dast2: true };
+    expect(outcomeProblems(below, support(below))).toEqual([]);
+  });
+
+  it('AUDIT: the answered points reach the cut-off (8, or 7 for women) before all items are answered', () => {
+    const men = (points: Record<string, number | string>) => support({ sex: 'MALE', age: 40, ...points }).audit;
+    expect(men({ audit1: 4, audit2: 4 })).toMatchObject({ total: null, exceeded: true, cutOff: 8, possible: { min: 8, max: 40 } });
+    expect(men({ audit1: 4, audit2: 3 })).toMatchObject({ total: null, exceeded: false, possible: { min: 7, max: 39 } });
+    expect(men({ audit1: 4, audit9: '4' })).toMatchObject({ exceeded: true });
+    const women = support({ sex: 'FEMALE', age: 40, audit1: 4, audit2: 3 }).audit;
+    expect(women).toMatchObject({ cutOff: 7, exceeded: true });
+    expect(support({ sex: 'FEMALE', age: 40, audit1: 4, audit2: 2 }).audit.exceeded).toBe(false);
+    // Complete scales: the total at the boundary, as before.
+    expect(support({ sex: 'MALE', age: 40, ...auditItems([1, 1, 1, 1, 1, 1, 1, 1]) }).audit).toMatchObject({ total: 8, exceeded: true });
+    expect(support({ sex: 'MALE', age: 40, ...auditItems([1, 1, 1, 1, 1, 1, 1, 0]) }).audit).toMatchObject({ total: 7, exceeded: false });
   });
 });

@@ -6,7 +6,7 @@
  * interviewer decides; an outcome a hard rule forbids is refused unless a coordinator overrides
  * it with a reason.
  */
-import { AUDIT, scoreAudit, scoreDast10 } from '../instruments';
+import { AUDIT, DAST10, scoreAudit, scoreDast10 } from '../instruments';
 import type { ScoringContext } from '../instruments/types';
 import { PTSD_GROUPS, type FutureReason, type PrimaryProblem, type PtsdGroup, type RejectedReason, type SuicidalityRisk, type TrialOutcome } from './definition';
 import type { ReportValues } from './validation';
@@ -82,7 +82,35 @@ export interface AuditResult {
   readonly zone: string | null;
   /** The cut-off that applies to this person (8, or 7 for women and people over 65). */
   readonly cutOff: number;
+  /**
+   * The cut-off is certainly reached: by the total, or already from the answered items (their
+   * points reach it whatever the open items will be). Issue 27: a rule fires as soon as it is certain.
+   */
   readonly exceeded: boolean;
+  /** The lowest and highest total the open items still allow (equal when all are answered). */
+  readonly possible: { readonly min: number; readonly max: number };
+}
+
+/**
+ * The range of totals a partly answered scale still allows: the answered items' points, plus
+ * each open item's lowest (min) or highest (max) points. A cut-off is certain once `min` reaches
+ * it (it is reached) or `max` cannot (it is not).
+ */
+export function possibleTotal(items: readonly { readonly points: number | null; readonly lowest: number; readonly highest: number }[]): { min: number; max: number } {
+  let min = 0;
+  let max = 0;
+  for (const item of items) {
+    min += item.points ?? item.lowest;
+    max += item.points ?? item.highest;
+  }
+  return { min, max };
+}
+
+/** An AUDIT answer's points: items 1–8 are 0–4 numbers, items 9–10 the codes '0', '2', '4'. */
+function auditPoints(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && /^[0-4]$/.test(value)) return Number(value);
+  return null;
 }
 
 /** AUDIT through the instrument machinery, with the person's sex and age (INSTRUMENTS.md). */
@@ -95,24 +123,45 @@ export function auditResult(values: ReportValues): AuditResult {
   const context: ScoringContext = { ...(gender ? { gender } : {}), ...(age !== undefined ? { age } : {}) };
   const result = scoreAudit(answers, context);
   const lower = (context.gender !== undefined && AUDIT.config.lowerThresholdGenders.includes(context.gender)) || (age !== undefined && age > AUDIT.config.lowerCutOffAgeAbove);
+  const cutOff = lower ? AUDIT.config.lowerCutOff : AUDIT.config.cutOff;
+  const possible = possibleTotal(Array.from({ length: 10 }, (_, i) => ({ points: auditPoints(values[`audit${i + 1}`]), lowest: 0, highest: 4 })));
   return {
     total: result.total ?? null,
     zone: result.band ?? null,
-    cutOff: lower ? AUDIT.config.lowerCutOff : AUDIT.config.cutOff,
-    exceeded: result.flags.includes('cutoff_exceeded'),
+    cutOff,
+    exceeded: result.flags.includes('cutoff_exceeded') || possible.min >= cutOff,
+    possible,
   };
 }
 
 export interface DastResult {
   readonly total: number | null;
+  /** The cut-off is certainly reached, by the total or already by the answered items (issue 27). */
   readonly atLeastCutOff: boolean;
+  readonly possible: { readonly min: number; readonly max: number };
 }
 
+/**
+ * DAST-10: one point per "yes", item 3 reversed ("no" scores). Item 1 "no" (no drug use) scores
+ * the whole scale 0 (the instrument's skip rule). Otherwise each answered item counts as
+ * answered, so three "yes" already make the cut-off 3 certain; an open item 1 is taken as use
+ * once any other item scores (those items are asked only of people who use drugs).
+ */
 export function dastResult(values: ReportValues, config = DEFAULT_DECISION_CONFIG): DastResult {
   const answers: Record<string, boolean | null> = {};
   for (let n = 1; n <= 10; n += 1) answers[`item${n}`] = (values[`dast${n}`] as boolean | null | undefined) ?? null;
   const total = scoreDast10(answers).total ?? null;
-  return { total, atLeastCutOff: total !== null && total >= config.dastCutOff };
+  const noUse = answers.item1 === false && DAST10.config.skipWhenNoUse;
+  const possible = noUse
+    ? { min: 0, max: 0 }
+    : possibleTotal(
+        Array.from({ length: 10 }, (_, i) => {
+          const answer = answers[`item${i + 1}`];
+          const points = typeof answer === 'boolean' ? (i === 2 ? (answer ? 0 : 1) : answer ? 1 : 0) : null;
+          return { points, lowest: 0, highest: 1 };
+        }),
+      );
+  return { total, atLeastCutOff: (total !== null && total >= config.dastCutOff) || possible.min >= config.dastCutOff, possible };
 }
 
 export interface PtsdResult {
@@ -334,6 +383,78 @@ const HARD_RULE_TEXT: Record<string, string> = {
   earlier_treatment: 'treatment by the provider ended less than 3 months ago',
 };
 
+/**
+ * The trial's rules for an acceptance, as data (issue 27): each is a hard rule, refused unless a
+ * coordinator overrides it with a recorded reason, checked on every signing and every amendment.
+ * The reasons of HARD_RULES (the spec's rejection reasons the items prove) come first; these
+ * follow. Their wording for people is `trialRules.rules.<code>` in the web app.
+ */
+export interface AcceptanceRule {
+  readonly code: string;
+  /** True when an acceptance breaks the rule. */
+  readonly breached: (values: ReportValues, support: DecisionSupport) => boolean;
+  readonly message: string;
+}
+
+const SUICIDALITY_ITEMS = [1, 2, 3, 4, 5, 6].map((n) => `suicidality_c${n}`);
+
+/** The diagnoses each primary problem claims (spec §4), checked against the items. */
+const PROBLEM_DIAGNOSES: Readonly<Record<PrimaryProblem, readonly ('ptsd' | 'mde_current' | 'mde_past' | 'pdd')[]>> = {
+  ptsd: ['ptsd'],
+  ptsd_mde_current: ['ptsd', 'mde_current'],
+  ptsd_mde_past: ['ptsd', 'mde_past'],
+  ptsd_pdd: ['ptsd', 'pdd'],
+  ptsd_mde_pdd: ['ptsd', 'mde_current', 'pdd'],
+  mde_current: ['mde_current'],
+  pdd: ['pdd'],
+  mde_pdd: ['mde_current', 'pdd'],
+  other: [],
+};
+
+function diagnosisHolds(diagnosis: 'ptsd' | 'mde_current' | 'mde_past' | 'pdd', support: DecisionSupport): boolean {
+  if (diagnosis === 'ptsd') return support.ptsdDiagnosis;
+  if (diagnosis === 'mde_current') return support.mde.current;
+  if (diagnosis === 'mde_past') return support.mde.past;
+  return support.pdd;
+}
+
+export const ACCEPTANCE_RULES: readonly AcceptanceRule[] = [
+  {
+    code: 'no_trauma',
+    breached: (_values, support) => support.proposedRejectedReasons.includes('no_trauma'),
+    message: 'There is no trauma by the diagnostic manual and no depressive disorder (rule "no_trauma").',
+  },
+  {
+    code: 'no_depression_or_ptsd',
+    breached: (_values, support) => support.proposedRejectedReasons.includes('no_depression_or_ptsd'),
+    message: 'The items show neither PTSD nor a depressive disorder (rule "no_depression_or_ptsd").',
+  },
+  {
+    code: 'suicidality_not_assessed',
+    breached: (values, support) =>
+      SUICIDALITY_ITEMS.some((id) => typeof values[id] !== 'boolean') ||
+      ((support.suicidality.risk === 'low' || support.suicidality.risk === 'moderate') && typeof values.suicidality_serious_attempt_3y !== 'boolean'),
+    message: 'The suicidality section is not fully assessed: answer C1 to C6 (and, with a low or moderate risk, the serious attempt within 3 years) (rule "suicidality_not_assessed").',
+  },
+  {
+    code: 'diagnosis_inconsistent',
+    breached: (values, support) =>
+      typeof values.primary_problem === 'string' &&
+      (PROBLEM_DIAGNOSES[values.primary_problem as PrimaryProblem] ?? []).some((d) => !diagnosisHolds(d, support)),
+    message: 'The diagnosis sections do not support the chosen primary problem (rule "diagnosis_inconsistent").',
+  },
+  {
+    code: 'ptsd_without_trauma',
+    breached: (values) =>
+      (values.accepted_reason === 'ptsd' || (typeof values.primary_problem === 'string' && PTSD_PROBLEMS.includes(values.primary_problem))) &&
+      values.trauma_criterion_a !== true,
+    message: 'PTSD needs a trauma by the diagnostic manual (criterion A answered yes) (rule "ptsd_without_trauma").',
+  },
+];
+
+/** The codes of ACCEPTANCE_RULES (the web app translates each). */
+export const ACCEPTANCE_RULE_CODES: readonly string[] = ACCEPTANCE_RULES.map((r) => r.code);
+
 export interface OutcomeProblem {
   /** A hard rule (a rejected reason code) or a completeness rule (`incomplete_*`, `conflict_*`). */
   readonly rule: string;
@@ -366,6 +487,9 @@ export function outcomeProblems(values: ReportValues, support: DecisionSupport):
       if (support.proposedRejectedReasons.includes(rule)) {
         problems.push({ rule, overridable: true, message: `The patient cannot be accepted: ${HARD_RULE_TEXT[rule]} (rule "${rule}").` });
       }
+    }
+    for (const rule of ACCEPTANCE_RULES) {
+      if (rule.breached(values, support)) problems.push({ rule: rule.code, overridable: true, message: `The patient cannot be accepted: ${rule.message}` });
     }
   }
   if (values.status === 'rejected' && values.register_again !== true && values.counseling_accepted !== true && list('rejected_reasons').length === 0) {

@@ -157,11 +157,43 @@ class DemoSession {
     await this.call('POST', `/api/workflow/rest/task/${taskId}/submit-form`, as, { variables });
   }
 
+  /** Writes the interview report of the case's booking as `as` and signs it (REST, as the report screen does). */
+  async signReport(as: string, caseId: string, pool: pg.Pool, values: Record<string, unknown>): Promise<void> {
+    const { rows } = await pool.query<{ id: string }>(
+      'select id from app_public.interview_bookings where case_id = $1 and not canceled order by created_at desc limit 1',
+      [caseId],
+    );
+    if (!rows[0]) throw new Error(`demo: no booking in case ${caseId}`);
+    const saved = (await this.call('POST', '/api/interview_reports', as, { booking_id: rows[0].id, ...values }, { prefer: 'resolution=merge-duplicates, return=representation' })) as { id: string }[];
+    await this.call('POST', `/api/interview_reports/${saved[0]!.id}/finalize`, as, {});
+  }
+
   async phq9(as: string, caseId: string, time: string, answers: number[]): Promise<void> {
     const items = Object.fromEntries(answers.map((value, i) => [`item${i + 1}`, value]));
     await this.call('POST', '/api/phq9', as, { case_id: caseId, time_of_measurement: time, ...items }, { prefer: 'resolution=merge-duplicates, return=representation' });
   }
 }
+
+/**
+ * The demo's signed interview report: PTSD after a criterion-A trauma a year before, every
+ * suicidality item asked (none present), AUDIT and DAST answered below their cut-offs; accepted
+ * for PTSD treatment. It passes every hard rule of the report (src/domain/interview-report).
+ */
+export const DEMO_ACCEPTED_REPORT: Record<string, unknown> = {
+  patient_reachable: true,
+  age: 34,
+  sex: 'FEMALE',
+  ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`suicidality_c${n}`, false])),
+  suicidality_serious_attempt_3y: false,
+  trauma_criterion_a: true,
+  worst_event_on: new Date(Date.now() - 400 * 86_400_000).toISOString().slice(0, 10),
+  ...Object.fromEntries([14, 19, 21, 22, 28, 29, 34, 36, 39, 40].map((n) => [`ptsd_g${n}`, true])),
+  ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`audit${i + 1}`, i < 8 ? 0 : '0'])),
+  ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`dast${i + 1}`, i === 2])),
+  primary_problem: 'ptsd',
+  status: 'accepted',
+  accepted_reason: 'ptsd',
+};
 
 /** The demo trial's arms: two treatments in equal parts. */
 export const DEMO_ARMS = ['cbt', 'ipt'] as const;
@@ -231,10 +263,19 @@ export async function seedDemoActivity(app: DemoApp, pool: pg.Pool, seeded: read
       await app.tick();
     }
     if (stage === 'treatment') {
-      await demo.submit('demo-interviewer', await demo.openTask(caseId, 'interviewTask', pool), { outcome: { value: 'ptsd', type: 'String' } });
+      // The interview took place: the demo moves the booked slot into the past (time travel, the
+      // only shortcut), then the interviewer writes and signs the report, which records the
+      // outcome and moves the trial (the one door for the outcome, issue 27).
+      await pool.query(
+        `update app_public.interview_offers o set time_slot = tstzrange(now() - interval '2 hours', now() - interval '1 hour')
+          where o.id = (select b.offer_id from app_public.interview_bookings b where b.case_id = $1 and not b.canceled order by b.created_at desc limit 1)`,
+        [caseId],
+      );
+      await demo.signReport('demo-interviewer', caseId, pool, DEMO_ACCEPTED_REPORT);
       await app.tick();
-      // The arm is drawn from the concealed allocation (ensureAllocation), not chosen.
-      await demo.submit('demo-coordinator', await demo.openTask(caseId, 'randomizeTask', pool), {});
+      // The case page's "Randomize" is the trial's randomization step: the arm is drawn from the
+      // concealed allocation (ensureAllocation), the task closes and the stage moves.
+      await demo.call('POST', `/api/trial/cases/${caseId}/randomize`, 'demo-coordinator');
       await app.tick();
       await demo.phq9(patient.username, caseId, 'pre', [3, 2, 2, 3, 1, 2, 2, 1, 1]);
       await demo.message('demo-therapist', caseId, 'Your first session', 'Your treatment starts now. Please answer the questionnaires before treatment first.', { toPatients: true });

@@ -31,10 +31,34 @@ export function reportDatabaseError(error: unknown): unknown {
   const e = error as { code?: string; message?: string; hint?: string; severity?: string };
   if (typeof e?.code !== 'string' || typeof e.severity !== 'string') return error;
   if (e.code === 'P0001') return new HttpError(400, (e.hint ?? 'invalid').toLowerCase(), e.message ?? 'The report was refused.');
+  // The one-door rules of 0150 (interview phase, one signed intake report per case).
+  if (e.hint === 'not_in_interview_phase') return new HttpError(409, e.hint, NOT_IN_INTERVIEW_PHASE);
+  if (e.hint === 'final_report_exists') return new HttpError(409, e.hint, FINAL_REPORT_EXISTS);
   if (e.code === '23505') return new HttpError(409, 'report_exists', 'This booking already has a report; open it and save there.');
   if (e.code === '42501') return forbidden('not_allowed', 'You may not change this report: only the interviewer of the booking or a coordinator can.');
   if (e.code.startsWith('22') || e.code.startsWith('23')) return badRequest('invalid', e.message ?? 'A value does not fit the report.');
   return error;
+}
+
+const NOT_IN_INTERVIEW_PHASE = 'The trial of this case is not waiting for an interview outcome, so the report cannot be signed now.';
+const FINAL_REPORT_EXISTS = 'This case already has a signed intake report; a coordinator amends that report instead.';
+
+/**
+ * One door for the interview outcome (issue 27): a report is signed only while the case's trial
+ * waits in its interview phase, and only when no other signed report of the case decided the
+ * trial (a "register again later" report decides nothing: the next interview gets its own).
+ * The database holds the same rule (0150, trigger _055_one_door); this gives the clear answer.
+ */
+async function checkSignable(sql: Sql, report: { id: string; case_id: string }, outcome: TrialOutcome): Promise<void> {
+  const { rows } = await sql.query<{ waiting: boolean; decided: boolean }>(
+    `select exists (select 1 from app_public.workflow_tasks t
+                     where t.case_id = $1 and t.task_definition_key = 'interviewTask' and t.end_time is null) as waiting,
+            exists (select 1 from app_public.interview_reports r
+                     where r.case_id = $1 and r.id <> $2 and r.state = 'final' and r.trial_outcome is distinct from 'later') as decided`,
+    [report.case_id, report.id],
+  );
+  if (outcome !== 'later' && rows[0]!.decided) throw new HttpError(409, 'final_report_exists', FINAL_REPORT_EXISTS);
+  if (!rows[0]!.waiting) throw new HttpError(409, 'not_in_interview_phase', NOT_IN_INTERVIEW_PHASE);
 }
 
 /** The interview's date (YYYY-MM-DD, UTC) of a booking: the base of every date rule. */
@@ -162,6 +186,7 @@ export async function finalizeReport(
     if (overridable.length > 0 && (!coordinator || !overrideReason)) throw refused(overridable, true);
 
     const outcome = trialOutcome(values);
+    await checkSignable(sql, visible, outcome);
     const derived = derivedColumns(values, day);
     const names = Object.keys(derived);
     await sql.query(
@@ -227,7 +252,10 @@ async function applyOutcome(
     },
     completedBy: report.userId,
   });
-  const workflow: 'completed' | 'no_open_task' = completed ? 'completed' : 'no_open_task';
+  // Checked before signing; a concurrent signing of another report of the case may have
+  // completed the task since: then this one rolls back instead of deciding twice.
+  if (!completed) throw new HttpError(409, 'not_in_interview_phase', NOT_IN_INTERVIEW_PHASE);
+  const workflow = 'completed' as const;
   const { rows: patients } = await sql.query<{ user_id: string }>(
     'select m.user_id from app_public.case_members m where m.case_id = $1 and m.acts_as_patient',
     [report.case_id],
@@ -257,8 +285,14 @@ async function applyOutcome(
  * Amendment: a coordinator changes a finalized report with a reason. The database keeps the
  * version before (trigger) and allows the change only to this routine, for this report.
  */
-export async function amendReport(services: ReportServices, userId: string, reportId: string, body: { reason?: unknown; values?: unknown }): Promise<{ id: string; version: number }> {
+export async function amendReport(
+  services: ReportServices,
+  userId: string,
+  reportId: string,
+  body: { reason?: unknown; values?: unknown; overrideReason?: unknown },
+): Promise<{ id: string; version: number; overridden: string[] }> {
   const why = reason(body.reason, 'reason', true)!;
+  const overrideReason = reason(body.overrideReason, 'overrideReason', false);
   const patch = body.values;
   if (!patch || typeof patch !== 'object' || Array.isArray(patch) || Object.keys(patch).length === 0) {
     throw badRequest('values_required', 'Send the changed fields as "values": an object of field names and values.');
@@ -274,12 +308,24 @@ export async function amendReport(services: ReportServices, userId: string, repo
     if (!coordinator) throw forbidden('not_allowed', 'Only a coordinator can amend a finalized report.');
     if (visible.state !== 'final') throw new HttpError(409, 'report_not_final', 'This report is a draft: save the changes there instead of amending.');
     await sql.query('set local role none');
-    const values = { ...toValues(visible), ...(patch as Record<string, ReportValues[string]>) };
+    const before = toValues(visible);
+    const values = { ...before, ...(patch as Record<string, ReportValues[string]>) };
     const day = await interviewDate(sql, visible.booking_id);
-    const fixed = outcomeProblems(values, decisionSupport(values, day)).filter((p) => !p.overridable);
+    // The outcome drove the trial when the report was signed; an amendment corrects the record,
+    // it does not decide again (exclusion and dropout have their own commands).
+    if (trialOutcome(values) !== trialOutcome(before)) {
+      throw new HttpError(409, 'outcome_change', 'An amendment cannot change the interview outcome: the trial has acted on it. Exclude the patient or mark a dropout on the case instead.');
+    }
+    // The same rules as on signing (issue 27): a hard rule the amended values break needs a
+    // coordinator's reason, recorded with the amendment.
+    const problems = outcomeProblems(values, decisionSupport(values, day));
+    const fixed = problems.filter((p) => !p.overridable);
     if (fixed.length > 0) throw refused(fixed, false);
+    const overridable = problems.filter((p) => p.overridable);
+    if (overridable.length > 0 && !overrideReason) throw refused(overridable, true);
     const derived = derivedColumns(values, day);
-    const columns: Record<string, unknown> = { ...(patch as Record<string, unknown>), ...derived, trial_outcome: trialOutcome(values) };
+    const override = overridable.length > 0 ? { override_reason: overrideReason!, override_by: userId } : {};
+    const columns: Record<string, unknown> = { ...(patch as Record<string, unknown>), ...derived, ...override, trial_outcome: trialOutcome(values) };
     const names = Object.keys(columns);
     await sql.query(`select set_config('sanad.amend_report', $1, true)`, [reportId]);
     const { rows } = await sql.query<{ version: number }>(
@@ -289,7 +335,7 @@ export async function amendReport(services: ReportServices, userId: string, repo
       [reportId, userId, why, ...names.map((n) => columns[n])],
     );
     await sql.query(`select set_config('sanad.amend_report', '', true)`);
-    return { id: reportId, version: rows[0]!.version };
+    return { id: reportId, version: rows[0]!.version, overridden: overridable.map((p) => p.rule) };
   }).catch((error: unknown) => {
     throw reportDatabaseError(error);
   });

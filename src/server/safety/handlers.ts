@@ -97,7 +97,8 @@ export function safetyHandlers(settings: Config['safety']): HandlerRegistry {
     const followUpDate = variables.followUpDate?.value;
     if (typeof followUpDate === 'string' && variables.followUpEscalateAt === undefined) {
       const taskDue = typeof variables.taskDue?.value === 'string' ? variables.taskDue.value : settings.taskDue;
-      result.followUpEscalateAt = addDuration(new Date(followUpDate), taskDue).toISOString();
+      const zone = typeof variables.timeZone?.value === 'string' ? variables.timeZone.value : 'UTC';
+      result.followUpEscalateAt = addDuration(new Date(followUpDate), taskDue, zone).toISOString();
     }
     return result;
   };

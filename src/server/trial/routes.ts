@@ -5,7 +5,8 @@
  *
  *   GET  /api/trial/allocation                    the configuration (no sequence) and the balance
  *   POST /api/trial/allocation                    configure: generates the concealed sequence
- *   POST /api/trial/cases/:caseId/randomize       draws the treatment of an accepted case
+ *   POST /api/trial/cases/:caseId/randomize       the trial's randomization step: draws the arm and
+ *                                                 completes the case's "Randomize the patient" task
  *   POST /api/trial/cases/:caseId/exclusion       sets or clears an exclusion or dropout flag
  *   GET  /api/trial/consort                       the CONSORT flow (JSON)
  *   GET  /api/trial/participants.csv              the participants export the flow counts
@@ -22,6 +23,9 @@ import { consortFlow, participantCells, PARTICIPANT_COLUMNS, type Participant } 
 import { toCsv, type Cell } from '../../domain/instruments/export';
 import { withUser, type Sql } from '../db/transaction';
 import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors';
+import { completeTask } from '../workflow/commands';
+import { CamundaError } from '../workflow/errors';
+import type { WorkflowHost } from '../workflow/host';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -72,28 +76,71 @@ async function requireCoordinator(sql: Sql, what: string): Promise<void> {
   if (!rows[0]?.coordinator) throw forbidden('forbidden', `Only coordinators may ${what}.`);
 }
 
-/** Draws the treatment of a case in the caller's transaction (request role): the named SQL function. */
-export async function randomizeCase(sql: Sql, caseId: string): Promise<{ id: string; treatment: string; stratum: string; assigned_at: Date }> {
-  const { rows } = await sql.query<{ id: string; treatment: string; stratum: string; assigned_at: Date }>(
-    'select id, treatment, stratum, assigned_at from app_public.randomize_case($1)',
-    [caseId],
-  );
-  return rows[0]!;
+/**
+ * Draws the treatment of a case: the named SQL function, run as the owner because no request
+ * role may call it (0150: the draw belongs to the trial's randomization step). The function
+ * still asks whether the signed-in person is a coordinator and whether the trial waits in that
+ * step. Only the randomizeTask hook (workflow/task-hooks.ts) calls this.
+ */
+async function drawTreatment(sql: Sql, caseId: string): Promise<string> {
+  await sql.query('set local role none');
+  const { rows } = await sql.query<{ treatment: string }>('select treatment from app_public.randomize_case($1)', [caseId]);
+  return rows[0]!.treatment;
 }
 
-/** The treatment of a case: the existing assignment, or a new draw. For the trial's randomization task. */
+/** The treatment of a case: the existing assignment (drawn before 0150), or a new draw. For the trial's randomization task. */
 export async function treatmentForTask(sql: Sql, caseId: string): Promise<string> {
   const existing = await sql.query<{ treatment: string }>('select treatment from app_public.treatment_assignments where case_id = $1', [caseId]);
   if (existing.rows[0]) return existing.rows[0].treatment;
   try {
     await sql.query('savepoint randomize');
-    const drawn = await randomizeCase(sql, caseId);
+    const treatment = await drawTreatment(sql, caseId);
     await sql.query('release savepoint randomize');
-    return drawn.treatment;
+    return treatment;
   } catch (error) {
+    // Also restores the request role the savepoint began with.
     await sql.query('rollback to savepoint randomize');
     throw trialError(error);
   }
+}
+
+export interface Assignment {
+  id: string;
+  treatment: string;
+  stratum: string;
+  assigned_at: Date;
+}
+
+/**
+ * The case page's "Randomize" (issue 27: one door): completes the case's open "Randomize the
+ * patient" task as the coordinator, exactly as the task list does (the Camunda command with its
+ * permission question and the randomizeTask hook that draws), so the arm is drawn, the task
+ * closes and the stage moves in one transaction. Without an open task nothing is drawn.
+ */
+export async function randomizeInStep(sql: Sql, host: WorkflowHost, userId: string, caseId: string): Promise<Assignment> {
+  await requireCoordinator(sql, 'randomize a case');
+  const { rows } = await sql.query<{ visible: boolean; task_id: string | null; randomized: boolean }>(
+    `select exists (select 1 from app_public.cases where id = $1) as visible,
+            (select t.id from app_public.workflow_tasks t
+              where t.case_id = $1 and t.task_definition_key = 'randomizeTask' and t.end_time is null order by t.created limit 1) as task_id,
+            exists (select 1 from app_public.treatment_assignments a where a.case_id = $1) as randomized`,
+    [caseId],
+  );
+  const found = rows[0]!;
+  if (!found.visible) throw notFound('case_not_found', 'There is no such case.');
+  if (!found.task_id) {
+    if (found.randomized) throw conflict('already_randomized', 'The case is already randomized; an assignment is final.');
+    throw conflict('not_accepted', 'The trial of this case is not waiting for randomization: a signed interview report must accept the patient first.');
+  }
+  try {
+    await completeTask({ sql, host, userId }, found.task_id, {});
+  } catch (error) {
+    // The task command speaks Camunda's error format; this route speaks the app's.
+    if (error instanceof CamundaError) throw new HttpError(error.statusCode, error.statusCode === 403 ? 'forbidden' : 'randomization_refused', error.message);
+    throw error;
+  }
+  const assigned = await sql.query<Assignment>('select id, treatment, stratum, assigned_at from app_public.treatment_assignments where case_id = $1', [caseId]);
+  return assigned.rows[0]!;
 }
 
 async function readParticipants(sql: Sql): Promise<Participant[]> {
@@ -206,7 +253,7 @@ function ticketsFor(body: Record<string, unknown>): { checked: ReturnType<typeof
   return { checked, tickets: generateTickets(allocation, seed), seed };
 }
 
-export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool): void {
+export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool, host: WorkflowHost): void {
   app.get('/api/trial/allocation', async (request) =>
     run(pool, request, async (sql) => {
       const summary = await sql.query<{ summary: unknown }>('select app_public.allocation_summary() as summary');
@@ -238,7 +285,7 @@ export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool): void {
 
   app.post<{ Params: { caseId: string } }>('/api/trial/cases/:caseId/randomize', async (request, reply) => {
     const caseId = caseIdParam(request.params.caseId);
-    const drawn = await run(pool, request, (sql) => randomizeCase(sql, caseId));
+    const drawn = await run(pool, request, (sql) => randomizeInStep(sql, host, request.identity.userId!, caseId));
     request.log.info({ caseId, stratum: drawn.stratum, userId: request.identity.userId }, 'case randomized');
     return reply.status(201).send({ id: drawn.id, treatment: drawn.treatment, stratum: drawn.stratum, assignedAt: drawn.assigned_at });
   });

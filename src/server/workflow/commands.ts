@@ -13,7 +13,7 @@ import type { Sql } from '../db/transaction';
 import { CamundaError, forbidden, invalidRequest, notFound } from './errors';
 import type { FormField } from './definitions';
 import type { WorkflowHost } from './host';
-import { TASK_COMPLETION_HOOKS, withServerFields } from './task-hooks';
+import { refuseServerOnlyTask, TASK_COMPLETION_HOOKS, withServerFields } from './task-hooks';
 import type { TypedVariables } from './variables';
 
 export interface CommandContext {
@@ -337,6 +337,8 @@ export async function completeTask(
   const task = rows[0];
   if (!task || task.end_time) throw notFound(`Cannot ${call} ${taskId}: task ${taskId} does not exist or is no longer open`);
   if (!task.allowed) throw forbidden(`You may not complete the task ${taskId}: ${task.note}`);
+  // Some tasks are no person's to complete (interviewTask: the signed report decides).
+  refuseServerOnlyTask(task.task_definition_key);
   checkFormVariables(taskId, withServerFields(task.task_definition_key, task.form_fields), variables, { undeclared: 'refuse' });
   // Some tasks take a value from the server, never from the form (the drawn treatment of
   // randomizeTask, task-hooks.ts). The hook runs as the request role, before the step, so its

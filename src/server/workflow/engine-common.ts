@@ -6,7 +6,7 @@
  */
 import type { Sql } from '../db/transaction';
 import type { DefinitionInfo } from './definitions';
-import { resolve, toDate } from './expressions';
+import { resolve, toDate, zoneOf } from './expressions';
 import type { HandlerRegistry } from './handlers';
 import { plainValues, typed, type TypedVariables } from './variables';
 
@@ -120,8 +120,9 @@ export function taskAttributes(def: DefinitionInfo, activityId: string, scope: R
     name: text(info?.name),
     assignee: text(info?.assignee),
     candidateGroups: groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : [],
-    due: toDate(info?.dueDate ? resolve(info.dueDate, scope) : null, now),
-    followUp: toDate(info?.followUpDate ? resolve(info.followUpDate, scope) : null, now),
+    // Durations count in the participant's calendar (issue 27).
+    due: toDate(info?.dueDate ? resolve(info.dueDate, scope) : null, now, zoneOf(scope)),
+    followUp: toDate(info?.followUpDate ? resolve(info.followUpDate, scope) : null, now, zoneOf(scope)),
     priority: priority !== null && /^-?\d+$/.test(priority) ? Number(priority) : 50,
   };
 }

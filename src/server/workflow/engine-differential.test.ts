@@ -210,9 +210,19 @@ class Pair {
   }
 }
 
-/** Form values a task declares: an enum's values, a boolean, or a text. */
+/**
+ * Values the server sets when it completes a task itself: the interview task has no form (issue
+ * 27); signing the report sets its outcome.
+ */
+const SERVER_SET: Record<string, { id: string; values: string[] }> = {
+  interviewTask: { id: 'outcome', values: ['ptsd', 'depression', 'counseling', 'rejected', 'later'] },
+};
+
+/** Form values a task declares: an enum's values, a boolean, or a text (or what the server sets). */
 function formValues(def: DefinitionInfo, activityId: string, next: () => number): TypedVariables {
   const result: TypedVariables = {};
+  const server = SERVER_SET[activityId];
+  if (server) result[server.id] = { value: server.values[Math.floor(next() * server.values.length)]!, type: 'String' };
   for (const field of def.userTasks.get(activityId)?.formFields ?? []) {
     if (field.values?.length) result[field.id] = { value: field.values[Math.floor(next() * field.values.length)]!.id, type: 'String' };
     else if (field.type === 'boolean') result[field.id] = { value: next() < 0.5, type: 'Boolean' };

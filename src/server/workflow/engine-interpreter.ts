@@ -25,7 +25,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DefinitionInfo } from './definitions';
-import { addDuration, isDuration, resolve, toDate, truthy } from './expressions';
+import { addDuration, isDuration, resolve, toDate, truthy, zoneOf } from './expressions';
 import type { FlowNode, ProcessModel, Scope, Flow } from './process-model';
 import { plainValues, type TypedVariables } from './variables';
 import {
@@ -207,12 +207,14 @@ class Step {
     const trigger = node.trigger;
     if (trigger?.kind !== 'timer') return;
     const now = this.settings.clock.now();
-    const value = resolve(trigger.expression, this.scope());
+    const scope = this.scope();
+    const value = resolve(trigger.expression, scope);
     let due: Date | null = null;
     if (trigger.timerType === 'timeDuration') {
-      if (typeof value === 'string' && isDuration(value.trim())) due = addDuration(now, value.trim());
+      // In the participant's calendar: P3M from 31 May is 31 August, P1D keeps the local hour.
+      if (typeof value === 'string' && isDuration(value.trim())) due = addDuration(now, value.trim(), zoneOf(scope));
     } else if (typeof value !== 'string' || !value.trim().startsWith('P')) {
-      due = toDate(value, now);
+      due = toDate(value, now, zoneOf(scope));
     }
     if (!due || Number.isNaN(due.getTime())) {
       throw new Error(`The timer "${node.id}" needs ${trigger.timerType === 'timeDuration' ? 'an ISO-8601 duration' : 'a date'}; "${trigger.expression}" gave ${JSON.stringify(value)}`);

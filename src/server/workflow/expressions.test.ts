@@ -46,3 +46,38 @@ describe('workflow expressions', () => {
     expect(() => toDate('soon', now)).toThrow();
   });
 });
+
+describe('calendar-correct durations in the participant\'s time zone (issue 27)', () => {
+  it.each([
+    // Month ends clamp to the last day, as Camunda does (31 Jan + P1M was 3 March in UTC by hand).
+    ['2026-01-31T10:00:00Z', 'P1M', 'UTC', '2026-02-28T10:00:00.000Z'],
+    ['2028-01-31T10:00:00Z', 'P1M', 'UTC', '2028-02-29T10:00:00.000Z'],
+    ['2024-02-29T10:00:00Z', 'P1Y', 'UTC', '2025-02-28T10:00:00.000Z'],
+    ['2028-02-29T10:00:00Z', 'P4Y', 'UTC', '2032-02-29T10:00:00.000Z'],
+    ['2026-03-31T10:00:00Z', 'P3M', 'UTC', '2026-06-30T10:00:00.000Z'],
+    ['2026-05-31T10:00:00Z', 'P3M', 'UTC', '2026-08-31T10:00:00.000Z'],
+    ['2026-11-30T10:00:00Z', 'P3M', 'UTC', '2027-02-28T10:00:00.000Z'],
+    ['2026-08-31T10:00:00Z', 'P6M', 'UTC', '2027-02-28T10:00:00.000Z'],
+    // The participant's calendar: 00:30 on 1 March in Berlin is still 28 February in UTC.
+    ['2026-02-28T23:30:00Z', 'P1M', 'Europe/Berlin', '2026-03-31T22:30:00.000Z'],
+    ['2026-02-28T23:30:00Z', 'P1M', 'UTC', '2026-03-28T23:30:00.000Z'],
+    // Daylight saving in Berlin: P1D keeps 09:00 local; PT24H is exact time.
+    ['2026-03-28T08:00:00Z', 'P1D', 'Europe/Berlin', '2026-03-29T07:00:00.000Z'],
+    ['2026-03-28T08:00:00Z', 'PT24H', 'Europe/Berlin', '2026-03-29T08:00:00.000Z'],
+    ['2026-10-24T07:00:00Z', 'P1D', 'Europe/Berlin', '2026-10-25T08:00:00.000Z'],
+    ['2026-03-22T08:00:00Z', 'P1W', 'Europe/Berlin', '2026-03-29T07:00:00.000Z'],
+    // Cairo (summer time since 2023: last Friday of April to last Thursday of October).
+    ['2026-04-23T07:00:00Z', 'P1D', 'Africa/Cairo', '2026-04-24T06:00:00.000Z'],
+    ['2026-10-29T06:00:00Z', 'P1D', 'Africa/Cairo', '2026-10-30T07:00:00.000Z'],
+    // Amman keeps UTC+3 all year since 2022: no shift on the old change date.
+    ['2026-03-26T06:00:00Z', 'P1D', 'Asia/Amman', '2026-03-27T06:00:00.000Z'],
+    // An unknown zone counts in UTC rather than failing a process step.
+    ['2026-01-31T10:00:00Z', 'P1M', 'Mars/Olympus', '2026-02-28T10:00:00.000Z'],
+  ])('%s + %s in %s = %s', (from, duration, zone, expected) => {
+    expect(addDuration(new Date(from), duration, zone).toISOString()).toBe(expected);
+  });
+
+  it('a due date given as a duration counts in the zone too', () => {
+    expect(toDate('P1D', new Date('2026-03-28T08:00:00Z'), 'Europe/Berlin')?.toISOString()).toBe('2026-03-29T07:00:00.000Z');
+  });
+});

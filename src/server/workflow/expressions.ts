@@ -5,6 +5,7 @@
  * ISO-8601 durations and dates for due dates and timers. bpmn-engine parses Camunda attributes
  * but does not evaluate them; the engine host resolves them with these functions.
  */
+import { DateTime, Duration, IANAZone } from 'luxon';
 
 type Token = { kind: 'num' | 'str' | 'id' | 'op' | 'lp' | 'rp'; text: string };
 
@@ -166,27 +167,38 @@ export function isDuration(text: string): boolean {
   return DURATION.test(text) && text !== 'P' && !text.endsWith('T');
 }
 
-/** Adds an ISO-8601 duration (P1Y2M3W4DT5H6M7S) to a time; months and years by the calendar. */
-export function addDuration(from: Date, duration: string): Date {
-  const m = DURATION.exec(duration);
-  if (!m || !isDuration(duration)) throw new Error(`Not an ISO-8601 duration: ${duration}`);
-  const [, y, mo, w, d, h, mi, s] = m.map((part) => (part === undefined ? 0 : Number(part))) as number[];
-  const result = new Date(from.getTime());
-  if (y || mo) result.setUTCMonth(result.getUTCMonth() + y! * 12 + mo!);
-  result.setTime(result.getTime() + ((w! * 7 + d!) * 86_400 + h! * 3600 + mi! * 60 + s!) * 1000);
-  return result;
+/**
+ * Adds an ISO-8601 duration (P1Y2M3W4DT5H6M7S) to a time by the calendar of a time zone (the
+ * participant's, issue 27), through Luxon: years, months, weeks and days move the local date
+ * and keep the local time across a daylight-saving change; a day that does not exist in the
+ * target month is clamped to its last day (31 January + P1M = 28/29 February, as Camunda's
+ * Joda-Time arithmetic does); hours, minutes and seconds are exact elapsed time. Before this,
+ * durations were added in UTC by hand and a month overflowed (31 January + P1M = 3 March).
+ */
+export function addDuration(from: Date, duration: string, zone = 'UTC'): Date {
+  if (!isDuration(duration)) throw new Error(`Not an ISO-8601 duration: ${duration}`);
+  const parsed = Duration.fromISO(duration);
+  if (!parsed.isValid) throw new Error(`Not an ISO-8601 duration: ${duration}`);
+  const start = DateTime.fromJSDate(from, { zone: IANAZone.isValidZone(zone) ? zone : 'UTC' });
+  return start.plus(parsed).toJSDate();
+}
+
+/** The participant's time zone a process carries (variable `timeZone`, set at its start), or UTC. */
+export function zoneOf(scope: Record<string, unknown>): string {
+  const zone = scope.timeZone;
+  return typeof zone === 'string' && IANAZone.isValidZone(zone) ? zone : 'UTC';
 }
 
 /**
  * A Camunda date attribute (dueDate, followUpDate) after expression resolution: a Date, an ISO
  * date-time, or an ISO duration counted from now. Empty gives null; anything else throws.
  */
-export function toDate(value: unknown, now: Date): Date | null {
+export function toDate(value: unknown, now: Date, zone = 'UTC'): Date | null {
   if (value === null || value === undefined || value === '') return null;
   if (value instanceof Date) return value;
   if (typeof value === 'string') {
     const text = value.trim();
-    if (text.startsWith('P')) return addDuration(now, text);
+    if (text.startsWith('P')) return addDuration(now, text, zone);
     if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
       const parsed = Date.parse(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
       if (!Number.isNaN(parsed)) return new Date(parsed);

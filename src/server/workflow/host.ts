@@ -107,6 +107,16 @@ export class WorkflowHost {
     const definition = await this.definitions.latest(sql, input.key);
     if (!definition) throw invalidRequest(`No process definition with the key '${input.key}' is deployed.`);
     const variables: TypedVariables = { ...input.variables, caseId: { value: input.caseId, type: 'String' } };
+    // Durations (due dates, timers, follow-ups) count in the participant's calendar (issue 27):
+    // the patient's time zone travels with the process as the variable `timeZone`.
+    if (!variables.timeZone) {
+      const zone = await sql.query<{ time_zone: string }>(
+        `select u.time_zone from app_public.case_members m join app_public.users u on u.id = m.user_id
+          where m.case_id = $1 and m.acts_as_patient order by m.created_at limit 1`,
+        [input.caseId],
+      );
+      if (zone.rows[0]) variables.timeZone = { value: zone.rows[0].time_zone, type: 'String' };
+    }
     if (input.businessKey) {
       const running = await sql.query(
         `select 1 from app_public.workflow_instances where case_id = $1 and business_key = $2 and state = 'ACTIVE'`,

@@ -7,7 +7,13 @@
  * randomizeTask (workflows/trial.bpmn, "Randomize the patient"): the treatment is drawn from the
  * trial's concealed allocation (issue 15, app_public.randomize_case), or the case's existing
  * assignment is used when a coordinator already drew it on the trial page. A hand-picked
- * `treatment` in the form is refused.
+ * `treatment` in the form is refused. The draw runs as the owner (the request role has no
+ * direct door to it, 0150), after the person was allowed to complete this task.
+ *
+ * interviewTask (workflows/trial.bpmn, "Record the interview outcome"): no person completes it.
+ * The outcome comes only from a signed interview report (src/server/reports/service.ts), which
+ * completes the task as the server in the signing transaction. Older process versions still
+ * declare an `outcome` form field; this refusal closes that door for them too.
  *
  * safetySignalTask (workflows/safety.bpmn, "Respond to a risk answer"): closes only with a
  * recorded call or a documented reason (src/server/safety/task-hooks.ts).
@@ -16,7 +22,7 @@ import type { Sql } from '../db/transaction';
 import { closeSafetySignalTask, SAFETY_CLOSING_FIELDS } from '../safety/task-hooks';
 import type { FormField } from './definitions';
 import { treatmentForTask } from '../trial/routes';
-import { invalidRequest } from './errors';
+import { forbidden, invalidRequest } from './errors';
 import type { TypedVariables } from './variables';
 
 export type TaskCompletionHook = (sql: Sql, task: { taskId: string; caseId: string; submitted: TypedVariables }) => Promise<TypedVariables>;
@@ -39,4 +45,15 @@ const SERVER_FIELDS: Record<string, FormField[]> = { safetySignalTask: SAFETY_CL
 export function withServerFields(taskKey: string, declared: FormField[]): FormField[] {
   const extra = (SERVER_FIELDS[taskKey] ?? []).filter((field) => !declared.some((d) => d.id === field.id));
   return extra.length ? [...declared, ...extra] : declared;
+}
+
+/** Tasks only a server feature completes (completeTaskAsServer), with the reason a person is told. */
+const SERVER_ONLY_TASKS: Record<string, string> = {
+  interviewTask: 'The interview outcome is recorded by signing the interview report; this task closes when the report is signed.',
+};
+
+/** Refuses (403) a person's completion of a task only the server completes, before anything else. */
+export function refuseServerOnlyTask(taskDefinitionKey: string): void {
+  const why = SERVER_ONLY_TASKS[taskDefinitionKey];
+  if (why) throw forbidden(why);
 }

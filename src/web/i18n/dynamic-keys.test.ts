@@ -12,7 +12,7 @@ import { TASK_DUE_WINDOWS, TASK_GROUPS, TASK_SORTS } from '../../domain/workflow
 import { ERROR_KEYS } from '../api/error-key';
 import { PATIENT_FLAGS } from '../features/cases/api';
 import en from './en.json';
-import { HARD_RULES, REPORT_SECTIONS, TRIAL_OUTCOMES } from '../../domain/interview-report';
+import { ACCEPTANCE_RULE_CODES, HARD_RULES, REPORT_SECTIONS, TRIAL_OUTCOMES } from '../../domain/interview-report';
 
 function has(key: string): boolean {
   let node: unknown = en;
@@ -41,6 +41,8 @@ describe('keys built from data', () => {
     ['report.sections', REPORT_SECTIONS],
     ['report.outcome', TRIAL_OUTCOMES],
     ['report.rules', HARD_RULES],
+    ['trialRules.rules', ACCEPTANCE_RULE_CODES],
+    ['trialRules.screening', ['both', 'either']],
     ['report.saveState', ['saved', 'saving', 'waiting', 'rejected']],
     ['report.summary.zone', ['zone_1', 'zone_2', 'zone_3', 'zone_4']],
     ['report.list', ['due', 'drafts', 'finalized', 'followUps', 'upcoming']],

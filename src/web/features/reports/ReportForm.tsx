@@ -299,7 +299,7 @@ export function ReportForm({
               <ul>
                 {problems.map((p) => (
                   <li key={p.rule}>
-                    {t(`report.rules.${p.rule}`, { defaultValue: p.message })}
+                    {t([`report.rules.${p.rule}`, `trialRules.rules.${p.rule}`], { defaultValue: p.message })}
                   </li>
                 ))}
               </ul>
@@ -368,6 +368,9 @@ function FinalReport({
   const [changes, setChanges] = useState<Values>({});
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
+  // The hard rules the amended values break (issue 27): the coordinator gives a reason to override.
+  const [ruleProblems, setRuleProblems] = useState<Problem[]>([]);
+  const [overrideReason, setOverrideReason] = useState("");
   const values = { ...(report as Values), ...changes };
   if (!editing) {
     return (
@@ -391,11 +394,17 @@ function FinalReport({
     if (problems.length > 0)
       return setError(problems.map((p) => p.message).join(" "));
     try {
-      await amendReport(report.id, reason.trim(), changes);
+      await amendReport(report.id, reason.trim(), changes, overrideReason.trim() || undefined);
       setEditing(false);
       setChanges({});
+      setRuleProblems([]);
+      setOverrideReason("");
       onAmended();
     } catch (caught) {
+      if (caught instanceof ApiError && Array.isArray(caught.body.problems)) {
+        setError(null);
+        return setRuleProblems(caught.body.problems as Problem[]);
+      }
       setError(caught instanceof Error ? caught.message : String(caught));
     }
   };
@@ -427,6 +436,29 @@ function FinalReport({
           onChange={(e) => setReason(e.target.value)}
         />
       </div>
+      {ruleProblems.length > 0 ? (
+        <Alert kind="error" title={t("trialRules.amendRefused")} focusOnShow>
+          <ul>
+            {ruleProblems.map((p) => (
+              <li key={p.rule}>
+                {t([`report.rules.${p.rule}`, `trialRules.rules.${p.rule}`], { defaultValue: p.message })}
+              </li>
+            ))}
+          </ul>
+          {ruleProblems.every((p) => p.overridable) ? (
+            <div className="rf">
+              <label htmlFor="rp-amend-override">{t("report.overrideReason")}</label>
+              <textarea
+                id="rp-amend-override"
+                dir="auto"
+                rows={2}
+                value={overrideReason}
+                onChange={(e) => setOverrideReason(e.target.value)}
+              />
+            </div>
+          ) : null}
+        </Alert>
+      ) : null}
       {error ? <Alert kind="error" focusOnShow>{error}</Alert> : null}
       <div className="rp-actions">
         <button

@@ -92,8 +92,9 @@ export async function finalizeReport(reportId: string, overrideReason?: string, 
   });
 }
 
-export async function amendReport(reportId: string, reason: string, values: Record<string, unknown>): Promise<{ version: number }> {
-  return api('POST', `/api/interview_reports/${encodeURIComponent(reportId)}/amend`, { body: { reason, values } });
+/** Amends a signed report; a hard rule the amended values break needs `overrideReason` (coordinators, issue 27). */
+export async function amendReport(reportId: string, reason: string, values: Record<string, unknown>, overrideReason?: string): Promise<{ version: number }> {
+  return api('POST', `/api/interview_reports/${encodeURIComponent(reportId)}/amend`, { body: { reason, values, ...(overrideReason ? { overrideReason } : {}) } });
 }
 
 export async function recordMissed(bookingId: string): Promise<{ missed: number; excluded: boolean }> {

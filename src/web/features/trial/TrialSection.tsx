@@ -7,6 +7,7 @@ import { useSession } from '../../session/session';
 import { AllocationPanel } from './AllocationPanel';
 import { ConsortPanel } from './ConsortPanel';
 import { InvoicesPanel } from './InvoicesPanel';
+import { ScreeningRulePanel } from './ScreeningRulePanel';
 import './trial.css';
 
 export function TrialSection() {
@@ -15,6 +16,7 @@ export function TrialSection() {
     return (
       <div className="trial-section">
         <AllocationPanel />
+        <ScreeningRulePanel />
         <ConsortPanel />
         <InvoicesPanel />
       </div>
