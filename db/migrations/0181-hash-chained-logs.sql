@@ -97,41 +97,67 @@ begin
 end;
 $$;
 
-create function app_hidden.tg_chain_link() returns trigger
+-- One trigger function per log: each knows its row type (a CASE over row casts would be
+-- planned for every branch).
+create function app_hidden.tg_chain_link_audit() returns trigger
   language plpgsql security definer
   set search_path = pg_catalog
 as $$
 declare
   link record;
-  content text;
 begin
   -- Whatever a caller put into the chain columns is replaced.
-  new.chain := case tg_table_name
-                 when 'audit_log' then coalesce(new.case_id::text, 'table:' || new.table_name)
-                 else 'all'
-               end;
-  link := app_hidden.chain_next(tg_table_name, new.chain);
+  new.chain := coalesce(new.case_id::text, 'table:' || new.table_name);
+  link := app_hidden.chain_next('audit_log', new.chain);
   new.chain_seq := link.seq;
   new.prev_hash := link.prev_hash;
-  content := case tg_table_name
-               when 'audit_log' then app_hidden.chain_content_audit(new::app_public.audit_log)
-               when 'access_log' then app_hidden.chain_content_access(new::app_public.access_log)
-               else app_hidden.chain_content_account(new::app_public.account_log)
-             end;
-  new.row_hash := app_hidden.chain_hash(new.prev_hash, content);
-  update app_private.log_chain_heads set seq = new.chain_seq, hash = new.row_hash
-   where log = tg_table_name and chain = new.chain;
+  new.row_hash := app_hidden.chain_hash(new.prev_hash, app_hidden.chain_content_audit(new));
+  update app_private.log_chain_heads set seq = new.chain_seq, hash = new.row_hash where log = 'audit_log' and chain = new.chain;
+  return new;
+end;
+$$;
+
+create function app_hidden.tg_chain_link_access() returns trigger
+  language plpgsql security definer
+  set search_path = pg_catalog
+as $$
+declare
+  link record;
+begin
+  new.chain := 'all';
+  link := app_hidden.chain_next('access_log', new.chain);
+  new.chain_seq := link.seq;
+  new.prev_hash := link.prev_hash;
+  new.row_hash := app_hidden.chain_hash(new.prev_hash, app_hidden.chain_content_access(new));
+  update app_private.log_chain_heads set seq = new.chain_seq, hash = new.row_hash where log = 'access_log' and chain = new.chain;
+  return new;
+end;
+$$;
+
+create function app_hidden.tg_chain_link_account() returns trigger
+  language plpgsql security definer
+  set search_path = pg_catalog
+as $$
+declare
+  link record;
+begin
+  new.chain := 'all';
+  link := app_hidden.chain_next('account_log', new.chain);
+  new.chain_seq := link.seq;
+  new.prev_hash := link.prev_hash;
+  new.row_hash := app_hidden.chain_hash(new.prev_hash, app_hidden.chain_content_account(new));
+  update app_private.log_chain_heads set seq = new.chain_seq, hash = new.row_hash where log = 'account_log' and chain = new.chain;
   return new;
 end;
 $$;
 
 -- Last of the before-insert triggers (names sort), so it hashes the row as it is stored.
 create trigger _990_chain before insert on app_public.audit_log
-  for each row execute function app_hidden.tg_chain_link();
+  for each row execute function app_hidden.tg_chain_link_audit();
 create trigger _990_chain before insert on app_public.access_log
-  for each row execute function app_hidden.tg_chain_link();
+  for each row execute function app_hidden.tg_chain_link_access();
 create trigger _990_chain before insert on app_public.account_log
-  for each row execute function app_hidden.tg_chain_link();
+  for each row execute function app_hidden.tg_chain_link_account();
 
 -- ---------------------------------------------------------------------------------------------
 -- Seal the history written before this migration, in the order it was written. The

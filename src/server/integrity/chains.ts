@@ -84,7 +84,7 @@ async function verifyLog(sql: pg.PoolClient, log: ChainedLog): Promise<LogVerdic
   }
   const select = `select id::text, chain, chain_seq::text, prev_hash, row_hash, ${log.chainOf} as expected_chain,
                          array[${log.columns.join(', ')}] as fields
-                    from app_public.${log.table}`;
+                    from app_public.${log.table} l`;
   let rows = 0;
   const chains = new Set<string>();
   let current: string | null = null;
@@ -101,8 +101,8 @@ async function verifyLog(sql: pg.PoolClient, log: ChainedLog): Promise<LogVerdic
   for (;;) {
     const batch: Row[] = (
       await sql.query<Row>(
-        `${select} where chain is not null and chain_seq is not null ${after ? 'and (chain, chain_seq, id) > ($1, $2::bigint, $3::bigint)' : ''}
-          order by chain, chain_seq, id limit ${BATCH}`,
+        `${select} where l.chain is not null and l.chain_seq is not null ${after ? 'and (l.chain, l.chain_seq, l.id) > ($1, $2::bigint, $3::bigint)' : ''}
+          order by l.chain, l.chain_seq, l.id limit ${BATCH}`,
         after ?? [],
       )
     ).rows;
