@@ -97,6 +97,13 @@ describe('the access log', () => {
     else expect(rows).toEqual([]);
   });
 
+  it('a research export is a read of every case it holds', async () => {
+    const since = new Date();
+    const response = await t.api('GET', '/api/export/gad7.csv', { token: people.coordinator.token });
+    expect(response.status).toBe(200);
+    expect(await readsBy(people.coordinator, since)).toEqual([{ record_kind: 'questionnaires', api: 'export', case_ids: [caseA] }]);
+  });
+
   it('rows land in the monthly partition, not the default one', async () => {
     const { rows } = await pool.query<{ partition: string }>(
       `select tableoid::regclass::text as partition from app_public.access_log where reader_id = $1 limit 1`,

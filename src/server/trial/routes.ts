@@ -22,6 +22,7 @@ import { consortFlow, participantCells, PARTICIPANT_COLUMNS, type Participant } 
 import { toCsv, type Cell } from '../../domain/instruments/export';
 import { withUser, type Sql } from '../db/transaction';
 import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors';
+import { caseReadsOf } from '../integrity/access-log';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -265,6 +266,8 @@ export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool): void {
 
   app.get('/api/trial/participants.csv', async (request, reply) => {
     const participants = await run(pool, request, readParticipants);
+    // Issue 30: an export is a read of every case it holds.
+    caseReadsOf(request).add('export', 'trial', participants.map((participant) => participant.caseId));
     const day = new Date().toISOString().slice(0, 10);
     return sendCsv(reply, `sanad-participants-${day}.csv`, toCsv(PARTICIPANT_COLUMNS, participants.map(participantCells)));
   });
