@@ -6,9 +6,10 @@
  * own case is not a staff read: the database leaves those out (app_hidden.record_case_reads).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type pg from 'pg';
-import { CaseReads } from '../../domain/access-log';
-import { withOwner } from '../db/transaction';
+import pg from 'pg';
+import { CaseReads, READ_APIS, RECORD_KINDS } from '../../domain/access-log';
+
+const { escapeLiteral } = pg;
 
 const READS = Symbol('sanad.caseReads');
 type WithReads = FastifyRequest & { [READS]?: CaseReads };
@@ -19,14 +20,35 @@ export function caseReadsOf(request: FastifyRequest): CaseReads {
   return (holder[READS] ??= new CaseReads());
 }
 
-/** Writes one read request's notes: one access-log row per kind of record. */
+/**
+ * Writes one read request's notes: one access-log row per kind of record, in one message (the
+ * transaction and the call together, one round trip). Every value is checked before it is
+ * quoted: the reader a verified UUID, kinds and door from fixed lists, case ids UUIDs (CaseReads).
+ */
 export async function recordCaseReads(pool: pg.Pool, readerId: string, reads: CaseReads): Promise<void> {
   if (reads.empty) return;
   const { kinds, caseLists } = reads.toParameters();
-  await withOwner(pool, (sql) =>
-    sql.query('select app_hidden.record_case_reads($1, $2, $3, $4)', [readerId, reads.api ?? 'rest', kinds, JSON.stringify(caseLists)]),
-  );
+  if (!UUID.test(readerId)) throw new Error('The reader is not a UUID');
+  const api = reads.api ?? 'rest';
+  if (!(READ_APIS as readonly string[]).includes(api) || !kinds.every((kind) => (RECORD_KINDS as readonly string[]).includes(kind))) {
+    throw new Error('Unknown kind of record or door');
+  }
+  const call = `select app_hidden.record_case_reads(${escapeLiteral(readerId)}, ${escapeLiteral(api)}, ${escapeLiteral(`{${kinds.join(',')}}`)}::text[], ${escapeLiteral(JSON.stringify(caseLists))}::jsonb)`;
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(`begin; ${call}; commit`);
+  } catch (error) {
+    await client.query('rollback').catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Writes the request's notes, once, when the answer is a success. A failure to log fails the
