@@ -25,7 +25,7 @@ import { setRequestStatementTimeout } from './db/transaction';
 import { registerAuthRoutes } from './auth/routes';
 import { BackgroundWork, type AuthContext } from './auth/service';
 import { createMailer, type Mailer } from './mail/mailer';
-import { createGraphql, GRAPHIQL_PATH } from './graphql/preset';
+import { createGraphql, GRAPHIQL_PATH, GRAPHQL_PATH } from './graphql/preset';
 import { ReadCache } from './graphql/read-cache';
 import { CompiledLists } from './graphql/compiled-lists';
 import { createLogger } from './logger';
@@ -37,6 +37,9 @@ import { registerExportRoutes } from './questionnaires/export';
 import { registerTrialRoutes } from './trial/routes';
 import { registerDownloadRoutes } from './downloads/routes';
 import { registerWebApp } from './web/static';
+import { registerAccessLog } from './integrity/access-log';
+import { registerIntegrityRoutes } from './integrity/routes';
+import { registerGraphqlAccessLog } from './integrity/graphql-reads';
 import { startNotificationWorker } from './notifications/worker';
 import { startInterviewMailWorker } from './interviews/mail-worker';
 import { registerRestCollections, type CollectionRegistry } from './rest';
@@ -143,6 +146,8 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   });
 
   app.setErrorHandler(errorHandler);
+  // Issue 30: every answer carrying case records is logged before it leaves.
+  registerAccessLog(app, db.pool);
   const serveApp = deps.serveWebApp === false ? undefined : await registerWebApp(app);
   app.setNotFoundHandler((request, reply) => {
     if (serveApp?.(request, reply)) return;
@@ -189,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerMessageTemplateRoutes(app, db.pool);
   registerExportRoutes(app, db.pool, config);
   registerReportExportRoutes(app, db.pool, config);
+  registerIntegrityRoutes(app, db.pool);
   registerDownloadRoutes(app, db.pool, config);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
@@ -211,6 +217,8 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     retryBaseMs: config.workflowRetrySeconds * 1000,
   });
   await workflowHost.deployAll();
+  // Issue 30: the access and account logs' monthly partitions, a year ahead.
+  await db.pool.query('select app_hidden.ensure_log_partitions(12)');
   await registerWorkflowRoutes(app, db.pool, workflowHost);
   registerTrialRoutes(app, db.pool, workflowHost);
   registerReportRoutes(app, { pool: db.pool, host: workflowHost, missedInterviewLimit: config.missedInterviewLimit });
@@ -268,6 +276,8 @@ async function registerGraphqlRoutes(app: FastifyInstance, config: Config, db: D
     // The web's case lists, by their exact text, from one SQL statement each (compiled-lists.ts).
     if (config.compiledLists) new CompiledLists({ pool: db.pool }).register(scope);
     await graphql.createServ(grafserv).addTo(scope);
+    // Issue 30: the case records a query's answer carries, logged before it leaves.
+    registerGraphqlAccessLog(scope, db.pool, () => graphql.getSchema(), GRAPHQL_PATH);
     if (config.env !== 'production') {
       // GraphiQL runs inline scripts; it exists only outside production, so relax CSP for it alone.
       scope.addHook('onSend', async (request, reply, payload) => {

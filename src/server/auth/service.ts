@@ -22,6 +22,7 @@ import { badRequest, conflict, HttpError, notFound, unauthorized } from '../http
 import type { Mailer } from '../mail/mailer';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import type { TokenService } from './tokens';
+import { appendAccountEvent, recordAccountEvent } from '../integrity/account-log';
 import type { SignInThrottle } from './throttle';
 
 export interface AuthContext {
@@ -457,23 +458,31 @@ export async function signIn(ctx: AuthContext, login: string, password: string, 
   const valid = found ? await verifyPassword(found.password_hash, password) : (await verifyAgainstDummy(password), false);
   if (!found || !valid) {
     ctx.throttle?.recordFailure(login, address);
+    // Issue 30: every failed sign-in is logged; an unknown name is logged without it.
+    await recordAccountEvent(ctx.pool, { event: 'sign_in_failed', userId: found?.id ?? null, detail: { reason: found ? 'password' : 'unknown_name' }, address });
     throw invalidCredentials();
   }
   ctx.throttle?.recordSuccess(login, address);
   if (!found.email_confirmed_at) {
+    await recordAccountEvent(ctx.pool, { event: 'sign_in_failed', userId: found.id, detail: { reason: 'email_unconfirmed' }, address });
     throw new HttpError(403, 'email_unconfirmed', 'Please confirm your email address first: open the link we mailed you, or ask for a new one.');
   }
   return withOwnerAs(ctx.pool, found.id, async (sql) => {
     await sql.query(`update app_public.users set last_login = now(), nr_of_logins = nr_of_logins + 1 where id = $1`, [found.id]);
+    await appendAccountEvent(sql, { event: 'sign_in', userId: found.id, address });
     const token = await ctx.tokens.issue(sql, found.id);
     return { encoded: token.encoded, expiresAt: token.expiresAt.toISOString() };
   });
 }
 
 export async function signOut(ctx: AuthContext, tokenId: string): Promise<void> {
-  await withOwner(ctx.pool, (sql) =>
-    sql.query('update app_private.login_tokens set revoked_at = now() where id = $1 and revoked_at is null', [tokenId]),
-  );
+  await withOwner(ctx.pool, async (sql) => {
+    const revoked = await sql.query<{ user_id: string }>(
+      'update app_private.login_tokens set revoked_at = now() where id = $1 and revoked_at is null returning user_id',
+      [tokenId],
+    );
+    if (revoked.rows[0]) await appendAccountEvent(sql, { event: 'signed_out', userId: revoked.rows[0].user_id });
+  });
   ctx.tokens.forget(tokenId);
 }
 
@@ -516,6 +525,7 @@ export async function changePassword(
       `update app_private.login_tokens set revoked_at = now() where user_id = $1 and id <> $2 and revoked_at is null`,
       [identity.userId, identity.tokenId],
     );
+    await appendAccountEvent(sql, { event: 'password_changed', userId: identity.userId });
   });
   ctx.tokens.forgetUser(identity.userId, identity.tokenId);
   await ctx.mailer.send({ to: account.email, kind: 'password_changed', locale: account.locale, params: { username: account.username } });
@@ -570,6 +580,7 @@ export async function confirmPasswordReset(ctx: AuthContext, token: string, newP
       [row.user_id, newHash],
     );
     await sql.query(`update app_private.login_tokens set revoked_at = now() where user_id = $1 and revoked_at is null`, [row.user_id]);
+    await appendAccountEvent(sql, { event: 'password_reset', userId: row.user_id });
     // Receiving the link proves the address works, so an unconfirmed one counts as confirmed.
     const user = await sql.query<{ id: string; email: string; username: string; locale: Locale }>(
       `update app_public.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1

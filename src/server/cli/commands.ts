@@ -21,6 +21,7 @@ import { SUPPORTED_LOCALES, type Locale } from '../config';
 import type { Database } from '../db/database';
 import { DataDirLockedError } from '../db/dir-lock';
 import { MigrationError } from '../db/migrate';
+import { describeVerdicts, verifyChains } from '../integrity/chains';
 
 /** The command line cannot be understood: exit code 2 tells a script the mistake is its own. */
 export class UsageError extends Error {
@@ -51,6 +52,7 @@ export type Command =
   | { name: 'add-member'; caseId: string; user: string; roles: CaseRole[] }
   | { name: 'seed-demo'; force: boolean }
   | { name: 'rebuild-case-inbox' }
+  | { name: 'verify-audit' }
   | { name: 'import-wording'; file: string };
 
 export interface PrepareIo {
@@ -100,6 +102,12 @@ Commands:
       Creates demo accounts for every role, with cases and care teams (password
       "${DEMO_PASSWORD}"). Running it again adds only what is missing. Demo accounts must
       never exist in production: it refuses when NODE_ENV=production unless --force.
+
+  verify-audit
+      Checks the hash chains of the case audit log, the access log and the account log
+      (migration 0181): recomputes every row's hash from its columns and names the first
+      broken link of each log (a changed, deleted or inserted row). Exit code 1 when any
+      chain is broken. Read-only; safe while the server runs.
 
   rebuild-case-inbox
       Recounts every case member's new messages and latest message, which the database
@@ -270,6 +278,9 @@ export function parseCommand(argv: readonly string[]): Command {
       return { name: 'rebuild-case-inbox' };
     case 'import-wording':
       return parseImportWording(args);
+    case 'verify-audit':
+      if (parseOptions('verify-audit', args, {}).help) return { name: 'help' };
+      return { name: 'verify-audit' };
     default:
       throw new UsageError(`Unknown command "${name}".`, true);
   }
@@ -420,6 +431,13 @@ async function runImportWording(ctx: CommandContext, file: string): Promise<void
   ctx.out(`wording installed: ${checked.install.instrument} (${checked.install.locale}), ${stored} texts`);
 }
 
+/** Prints each log's verdict; a broken chain fails the command (exit code 1). */
+async function runVerifyAudit(ctx: CommandContext): Promise<void> {
+  const { ok, lines } = describeVerdicts(await verifyChains(ctx.db.pool));
+  for (const line of lines) ctx.out(line);
+  if (!ok) throw new CliError('The logs were tampered with: see the broken links above.');
+}
+
 /** Runs a parsed and prepared command against an open, migrated database. */
 export async function executeCommand(command: Command, ctx: CommandContext): Promise<void> {
   switch (command.name) {
@@ -438,6 +456,8 @@ export async function executeCommand(command: Command, ctx: CommandContext): Pro
       return runRebuildCaseInbox(ctx);
     case 'import-wording':
       return runImportWording(ctx, command.file);
+    case 'verify-audit':
+      return runVerifyAudit(ctx);
   }
 }
 

@@ -128,6 +128,7 @@ function planWholeRecord(code: InstrumentCode, definition: InstrumentDefinition,
 export function questionnaireCollection(code: InstrumentCode, definition: InstrumentDefinition, schedule: MeasurementSchedule = DEFAULT_SCHEDULE): Collection {
   return defineCollection({
     name: code,
+    recordKind: 'questionnaires',
     table: tableOf(code),
     readFrom: readViewOf(code),
     columns: questionnaireColumns(definition),

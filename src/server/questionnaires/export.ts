@@ -24,6 +24,7 @@ import { withUser, type Sql } from '../db/transaction';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import { readViewOf } from './columns';
 import { ident } from './migration';
+import { caseReadsOf } from '../integrity/access-log';
 
 const UTC_ISO = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
 
@@ -115,6 +116,8 @@ export function registerExportRoutes(app: FastifyInstance, pool: pg.Pool, config
       return { code: known, definition: INSTRUMENTS[known], records: await readExportRecords(sql, known, INSTRUMENTS[known]) };
     });
     request.log.info({ export: code, records: records.length, userId: request.identity.userId }, 'research data exported');
+    // Issue 30: an export is a read of every case it holds.
+    caseReadsOf(request).add('export', 'questionnaires', records.map((record) => record.caseId));
     // Streamed in chunks of lines: no one large string, and other requests run in between.
     return sendCsv(reply, exportFileName(code, new Date()), Readable.from(exportCsvChunks(definition, records)));
   });

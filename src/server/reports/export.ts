@@ -14,6 +14,8 @@ import { badRequest, forbidden, unauthorized } from '../http/errors';
 import { isLocale, type Locale } from '../../domain/locales';
 import { exportFileName } from '../../domain/instruments/export';
 import { feedbackExportColumns, reportCodebookCsv, reportCsv, reportExportColumns, type ReportExportColumn } from '../../domain/interview-report/export';
+import { caseReadsOf } from '../integrity/access-log';
+import { caseIdsIn } from '../../domain/access-log';
 
 async function requireCoordinator(request: FastifyRequest, sql: Sql): Promise<void> {
   const { rows } = await sql.query<{ coordinator: boolean }>('select app_hidden.is_coordinator() as coordinator');
@@ -57,6 +59,8 @@ export function registerReportExportRoutes(app: FastifyInstance, pool: pg.Pool, 
         await requireCoordinator(request, sql);
         return (await sql.query(statement)).rows;
       });
+      // Issue 30: an export is a read of every case it holds.
+      caseReadsOf(request).add('export', 'interviewReports', caseIdsIn(rows));
       return send(reply, exportFileName(file.code, new Date()), reportCsv(file.columns, rows));
     });
     app.get<{ Querystring: { locale?: unknown } }>(`/api/export/${file.code}/codebook.csv`, async (request, reply) => {

@@ -43,6 +43,8 @@ export interface Collection<C extends string = string> {
   readonly readFrom?: string;
   /** Every column the API exposes, with its type. `select=*` means these, in this order. */
   readonly columns: { readonly [K in C]: ColumnType };
+  /** The kind of case record it holds, for the access log (src/domain/access-log.ts); else told by its name. */
+  readonly recordKind?: string;
   readonly methods: readonly RestMethod[];
   /** Columns a POST body may carry; any other column in a body is a 400. */
   readonly writable?: readonly NoInfer<C>[];

@@ -33,9 +33,18 @@ import {
   type WriteContext,
   type WritePlan,
 } from './registry';
-import { buildCount, buildDelete, buildInsert, buildPlannedUpsert, buildReadBack, buildSelect, selectListSql, type InsertRequest, type Returning } from './sql';
+import { buildCaseIds, buildCount, buildDelete, buildInsert, buildPlannedUpsert, buildReadBack, buildSelect, selectListSql, type InsertRequest, type Returning } from './sql';
 import type { Sql } from '../db/transaction';
 import { bodyValue } from './values';
+import { caseReadsOf } from '../integrity/access-log';
+import { recordKindOf, type RecordKind } from '../../domain/access-log';
+
+/** Notes a read's cases (a PostgreSQL uuid[] text) for the access log. */
+function noteRestReads(request: FastifyRequest, collection: CompiledCollection, ids: string): void {
+  const kind = (collection.recordKind as RecordKind | undefined) ?? recordKindOf(collection.name);
+  const caseIds = ids.replace(/[{}]/g, '').split(',').filter(Boolean);
+  if (caseIds.length > 0) caseReadsOf(request).add('rest', kind, caseIds);
+}
 
 export const REST_PATH = '/api/:collection';
 
@@ -199,10 +208,18 @@ async function read(context: RequestContext): Promise<FastifyReply> {
   const window = resolveWindow(query, parseRangeHeader(Array.isArray(rangeHeader) ? rangeHeader[0] : rangeHeader), collection.maxRows);
   const rowsQuery = buildSelect(collection, { select: query.select, where: query.where, order: query.order, window, stripNulls: media.stripNulls });
   const countQuery = prefer.count ? buildCount(collection, query.where) : null;
+  // Issue 30: a signed-in person's read names its cases for the access log, in the same message.
+  const casesQuery =
+    context.identity.userId && Object.hasOwn(collection.columns, 'case_id')
+      ? buildCaseIds(collection, { select: null, where: query.where, order: query.order, window, stripNulls: false })
+      : null;
   const statements = countQuery ? [rowsQuery, countQuery] : [rowsQuery];
+  if (casesQuery) statements.push(casesQuery);
   refuseNul(statements);
   // One round trip: a read's statements travel with the transaction's setup and commit.
-  const [rows, counted] = await queryOnceAsUser(context.pool, context.identity, statements);
+  const results = await queryOnceAsUser(context.pool, context.identity, statements);
+  const [rows, counted] = countQuery ? results : [results[0], undefined];
+  if (casesQuery) noteRestReads(request, collection, (results.at(-1)!.rows[0] as { ids: string }).ids);
   const { body, n } = rows!.rows[0] as AggregateRow;
   const total = counted ? Number((counted.rows[0] as { total: number }).total) : null;
   const status = rangeStatus(window.offset, n, total);

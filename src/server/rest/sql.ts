@@ -193,6 +193,19 @@ export function buildSelect(collection: CompiledCollection, request: ReadRequest
   return named({ text: aggregate(`(${inner}) _r`, '_r', request.stripNulls), values: params.values });
 }
 
+/**
+ * The cases of the rows a read returns (the same filters, order and window), as a PostgreSQL
+ * array text: the access log names them even when the read's select list leaves case_id out.
+ */
+export function buildCaseIds(collection: CompiledCollection, request: ReadRequest): SqlQuery & Statement {
+  const params = new Params();
+  const where = whereSql(collection, request.where, params);
+  let inner = `select "case_id" from ${collection.sqlReadTable} where ${where}${orderSql(collection, request.order)}`;
+  if (request.window.limit !== null) inner += ` limit ${params.add(request.window.limit)}`;
+  if (request.window.offset > 0) inner += ` offset ${params.add(request.window.offset)}`;
+  return named({ text: `select coalesce(array_agg(distinct _r."case_id"), '{}')::text as ids from (${inner}) _r`, values: params.values });
+}
+
 /** The number of rows the filters match (`Prefer: count=exact`). */
 export function buildCount(collection: CompiledCollection, where: readonly Condition[]): SqlQuery & Statement {
   const params = new Params();

@@ -26,6 +26,7 @@ import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } fr
 import { completeTask } from '../workflow/commands';
 import { CamundaError } from '../workflow/errors';
 import type { WorkflowHost } from '../workflow/host';
+import { caseReadsOf } from '../integrity/access-log';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -312,6 +313,8 @@ export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool, host: W
 
   app.get('/api/trial/participants.csv', async (request, reply) => {
     const participants = await run(pool, request, readParticipants);
+    // Issue 30: an export is a read of every case it holds.
+    caseReadsOf(request).add('export', 'trial', participants.map((participant) => participant.caseId));
     const day = new Date().toISOString().slice(0, 10);
     return sendCsv(reply, `sanad-participants-${day}.csv`, toCsv(PARTICIPANT_COLUMNS, participants.map(participantCells)));
   });

@@ -25,6 +25,8 @@ import {
   type CommandContext,
 } from './commands';
 import * as reads from './camunda-reads';
+import { caseIdsIn } from '../../domain/access-log';
+import { caseReadsOf } from '../integrity/access-log';
 import { parseOffsetDate } from './camunda-query';
 import { deleteQuery, dueDateBody, idParams, keyParams, messageBody, retriesBody, signalBody, startBody, variablesBody } from './schemas';
 
@@ -59,6 +61,12 @@ function refuseUnsupported(body: Body, names: string[]): void {
 
 const flag = (value: unknown, fallback: boolean) => (typeof value === 'boolean' ? value : fallback);
 
+/** The case of a workflow instance or task the caller may read (for the access log). */
+async function caseOf(ctx: CommandContext, table: 'app_public.workflow_instances' | 'app_public.workflow_tasks', id: string): Promise<string[]> {
+  const { rows } = await ctx.sql.query<{ case_id: string }>(`select case_id from ${table} where id = $1`, [id]);
+  return rows.map((row) => row.case_id);
+}
+
 export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool, host: WorkflowHost): Promise<void> {
   await app.register(
     async (scope) => {
@@ -85,6 +93,16 @@ export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool
       });
       scope.setNotFoundHandler((request, reply) => {
         void reply.status(404).send({ type: 'RestException', message: `There is no workflow endpoint at ${request.method} ${request.url.split('?')[0]}.` });
+      });
+
+      // Issue 30: the cases a read's answer names (tasks, instances, history) go to the access
+      // log; the app-wide onSend hook writes them before the answer leaves.
+      scope.addHook('preSerialization', async (request, _reply, payload) => {
+        if (request.method === 'GET' && request.identity?.userId) {
+          const cases = caseIdsIn(payload);
+          if (cases.size > 0) caseReadsOf(request).add('workflow', 'tasks', cases);
+        }
+        return payload;
       });
 
       /** One transaction as the request role; the command or read decides the rest. */
@@ -200,7 +218,11 @@ export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool
       });
       scope.get<{ Params: { id: string } }>('/process-instance/:id/variables', { schema: { params: idParams } }, async (request) => {
         const instanceId = id(request.params.id, 'Process instance');
-        return inTransaction(request, (ctx) => readProcessVariables(ctx, instanceId));
+        return inTransaction(request, async (ctx) => {
+          const variables = await readProcessVariables(ctx, instanceId);
+          caseReadsOf(request).add('workflow', 'tasks', await caseOf(ctx, 'app_public.workflow_instances', instanceId));
+          return variables;
+        });
       });
       scope.delete<{ Params: { id: string }; Querystring: Query }>(
         '/process-instance/:id',
@@ -224,7 +246,11 @@ export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool
       });
       scope.get<{ Params: { id: string }; Querystring: Query }>('/task/:id/form-variables', { schema: { params: idParams } }, async (request) => {
         const taskId = id(request.params.id, 'Task');
-        return inTransaction(request, (ctx) => reads.taskFormVariables(ctx, taskId, request.query));
+        return inTransaction(request, async (ctx) => {
+          const variables = await reads.taskFormVariables(ctx, taskId, request.query);
+          caseReadsOf(request).add('workflow', 'tasks', await caseOf(ctx, 'app_public.workflow_tasks', taskId));
+          return variables;
+        });
       });
 
       /** complete and submit-form: the same command; 204, or 200 with variables when asked. */

@@ -11,6 +11,7 @@ import { ErrorMessage } from './ErrorMessage';
 import { timeZoneOptions } from './timezones';
 import { changePassword, requestEmailChange, updateProfile } from './api';
 import { useSubmit } from './useSubmit';
+import { RecordReadersSection } from '../integrity/RecordReadersSection';
 
 const NATIVE_NAMES: Record<string, string> = { ar: 'العربية', de: 'Deutsch', en: 'English' };
 
@@ -177,6 +178,7 @@ export function ProfilePage() {
       <DetailsForm user={user} />
       <EmailForm user={user} />
       <PasswordForm />
+      <RecordReadersSection />
     </Page>
   );
 }

@@ -26,6 +26,7 @@ import { CaseLettersSection } from '../therapy/CaseLettersSection';
 import { CaseExercisesSection } from '../therapy/CaseExercisesSection';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
 import { CaseSummary } from './CaseSummary';
+import { CaseAccessSection } from '../integrity/CaseAccessSection';
 import { MembersSection } from './MembersSection';
 import { caseDetailQuery, PATIENT_FLAGS, refetchAfterCaseChange, type CaseDetail, type CasePatient } from './api';
 
@@ -151,6 +152,7 @@ export const CASE_SIDE_SECTIONS: readonly ComponentType<CaseSectionProps>[] = [
   ({ detail }) => <PatientSection patient={detail.patient} />,
   MembersOfCase,
   FieldsSection,
+  ({ detail }) => <CaseAccessSection caseId={detail.id} />,
 ];
 
 export function CaseDetailPage() {
