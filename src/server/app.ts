@@ -36,6 +36,7 @@ import { registerMessageTemplateRoutes } from './letters/message-templates';
 import { registerExportRoutes } from './questionnaires/export';
 import { registerTrialRoutes } from './trial/routes';
 import { registerDownloadRoutes } from './downloads/routes';
+import { registerOwnDataRoutes } from './own-data/routes';
 import { registerWebApp } from './web/static';
 import { startNotificationWorker } from './notifications/worker';
 import { startInterviewMailWorker } from './interviews/mail-worker';
@@ -191,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerReportExportRoutes(app, db.pool, config);
   registerTrialRoutes(app, db.pool);
   registerDownloadRoutes(app, db.pool, config);
+  registerOwnDataRoutes(app, db.pool);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
   const graphql = createGraphql({
