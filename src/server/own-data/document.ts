@@ -44,7 +44,8 @@ function answerText(item: ItemDefinition, value: unknown, t: (key: string) => st
       const anchor = scale.anchors.find((a) => a.value === value);
       return anchor ? `${String(value)} (${anchor.labels[locale]})` : String(value as AnswerValue);
     }
-    default:
+    case 'text':
+    case 'date':
       return String(value as AnswerValue);
   }
 }
