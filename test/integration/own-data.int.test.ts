@@ -122,6 +122,7 @@ describe('own-data download', () => {
     const answer = await get('patient', 'html');
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(answer.headers.get('content-security-policy')).toContain('sandbox');
     const html = answer.body as string;
     expect(html).toContain('<html lang="de" dir="ltr">');
     for (const heading of ['Meine Daten', 'Mein Konto', 'Einwilligungen', 'Fragebögen', 'Übungen', 'Briefe', 'Nachrichten', 'Termine']) expect(html).toContain(heading);

@@ -31,6 +31,8 @@ export function registerOwnDataRoutes(app: FastifyInstance, pool: pg.Pool): void
     void reply.header('cache-control', 'no-store');
     if (format === 'html') {
       void reply.header('content-disposition', attachmentDisposition(`my-data-${day}.html`));
+      // Opened straight from the server, the page may style itself and do nothing else.
+      void reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
       return reply.type('text/html; charset=utf-8').send(renderOwnDataDocument(data, data.profile.locale, data.profile.time_zone));
     }
     void reply.header('content-disposition', attachmentDisposition(`my-data-${day}.json`));
