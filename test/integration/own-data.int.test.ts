@@ -39,6 +39,13 @@ async function plant(caseId: string, patientId: string, mark: string, startsAt: 
     `${mark} negative thought`,
     `${mark} healthy thought`,
   ]);
+  made.feedback = randomUUID();
+  await asOwner(`insert into app_public.worksheet_feedback (id, case_id, worksheet, worksheet_id, body, published_at) values ($1, $2, 'cbt_reframings', $3, $4, now())`, [
+    made.feedback,
+    caseId,
+    made.worksheet,
+    `${mark} feedback body`,
+  ]);
   made.letter = randomUUID();
   await asOwner(`insert into app_public.letters (id, case_id, subject, body, language_code, published_at) values ($1, $2, $3, $4, 'de', now())`, [
     made.letter,
@@ -110,6 +117,7 @@ describe('own-data download', () => {
     expect(data.questionnaires.phq9[0].scores).toEqual({ total: null, band: null, subscales: null, complete: null });
     expect(Object.keys(data.questionnaires).every((code) => (INSTRUMENT_CODES as readonly string[]).includes(code))).toBe(true);
     expect(data.worksheets.cbt_reframings.map((w: { id: string }) => w.id)).toEqual([ids.worksheet]);
+    expect(data.worksheets.cbt_reframings[0].feedback).toEqual([expect.objectContaining({ id: ids.feedback, body: 'AAA feedback body' })]);
     expect(data.letters.map((l: { id: string }) => l.id)).toEqual([ids.letter]);
     expect(data.messages.map((m: { id: string }) => m.id)).toEqual([ids.message]);
     expect(data.appointments).toEqual([expect.objectContaining({ id: ids.booking, starts_at: '2026-12-01T09:00:00.000Z', ends_at: '2026-12-01T10:00:00.000Z', canceled: false })]);
@@ -129,6 +137,7 @@ describe('own-data download', () => {
     expect(html).toContain('Vor der Behandlung');
     expect(html).toContain('AAA healthy thought');
     expect(html).toContain('AAA letter body');
+    expect(html).toContain('AAA feedback body');
     expect(html).toContain('AAA message body');
     // 09:00 UTC on 1 December is 10:00 in Berlin.
     expect(html).toContain('01.12.2026, 10:00');

@@ -60,6 +60,8 @@ export interface OwnWorksheet {
   published_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The care team's sent feedback on this entry. */
+  feedback: { id: string; body: string; published_at: string }[];
 }
 
 export interface OwnLetter {
@@ -161,8 +163,24 @@ async function readQuestionnaires(sql: Sql, code: InstrumentCode, caseIds: strin
   }));
 }
 
-/** One worksheet collection: the caller's own entries, drafts and sent ones. */
-async function readWorksheets(sql: Sql, code: WorksheetCode, caseIds: string[]): Promise<OwnWorksheet[]> {
+/** Sent feedback on the caller's worksheet entries, by entry id. */
+async function readWorksheetFeedback(sql: Sql, caseIds: string[]): Promise<Map<string, OwnWorksheet['feedback']>> {
+  const { rows } = await sql.query<Row>(
+    `select id, worksheet_id, body, published_at from app_public.worksheet_feedback
+      where case_id = any($1::uuid[]) and published_at is not null order by published_at, id`,
+    [caseIds],
+  );
+  const byEntry = new Map<string, OwnWorksheet['feedback']>();
+  for (const r of rows) {
+    const list = byEntry.get(r.worksheet_id as string) ?? [];
+    list.push({ id: r.id as string, body: r.body as string, published_at: iso(r.published_at)! });
+    byEntry.set(r.worksheet_id as string, list);
+  }
+  return byEntry;
+}
+
+/** One worksheet collection: the caller's own entries, drafts and sent ones, with feedback. */
+async function readWorksheets(sql: Sql, code: WorksheetCode, caseIds: string[], feedback: Map<string, OwnWorksheet['feedback']>): Promise<OwnWorksheet[]> {
   const { rows } = await sql.query<Row>(
     `select * from app_public.${code} where case_id = any($1::uuid[]) and submitter_id = app_public.current_user_id() order by created_at, id`,
     [caseIds],
@@ -174,6 +192,7 @@ async function readWorksheets(sql: Sql, code: WorksheetCode, caseIds: string[]):
     published_at: iso(r.published_at),
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,
+    feedback: feedback.get(r.id as string) ?? [],
   }));
 }
 
@@ -247,8 +266,9 @@ export async function collectOwnData(sql: Sql): Promise<OwnData> {
     if (records.length > 0) questionnaires[code] = records;
   }
   const worksheets: OwnData['worksheets'] = {};
+  const feedback = await readWorksheetFeedback(sql, caseIds);
   for (const code of WORKSHEET_CODES) {
-    const entries = await readWorksheets(sql, code, caseIds);
+    const entries = await readWorksheets(sql, code, caseIds, feedback);
     if (entries.length > 0) worksheets[code] = entries;
   }
   return {

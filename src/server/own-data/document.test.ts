@@ -31,6 +31,7 @@ function everything(): OwnData {
             id: ID,
             case_id: ID,
             published_at: null,
+            feedback: [{ id: ID, body: 'well done', published_at: AT }],
             created_at: AT,
             updated_at: AT,
             fields: Object.fromEntries(WORKSHEETS[code].fields.map((f) => [f.name, f.kind === 'scale' ? 3 : f.kind === 'choices' ? [...f.options] : 'text'])),

@@ -115,7 +115,10 @@ export function renderOwnDataDocument(data: OwnData, localeWanted: string, timeZ
         rows.push([t(`therapy.field.${field.name}`), text]);
       }
       const state = w.published_at ? t('ownData.doc.sentOn', { time: when(w.published_at) }) : t('ownData.doc.draft');
-      return `<article><h3>${show(t(`therapy.sheet.${code}.title`))}</h3><p class="muted">${show(state)}</p>${dl(rows)}</article>`;
+      const feedback = w.feedback
+        .map((f) => `<h4>${show(t('therapy.feedbackTitle'))}</h4><p class="muted">${show(t('ownData.doc.sentOn', { time: when(f.published_at) }))}</p><p class="body">${show(f.body)}</p>`)
+        .join('');
+      return `<article><h3>${show(t(`therapy.sheet.${code}.title`))}</h3><p class="muted">${show(state)}</p>${dl(rows)}${feedback}</article>`;
     }),
   );
   parts.push(`<section><h2>${show(t('ownData.doc.worksheets'))}</h2>${worksheetParts.join('') || none}</section>`);
@@ -149,7 +152,7 @@ export function renderOwnDataDocument(data: OwnData, localeWanted: string, timeZ
 <title>${show(t('ownData.doc.title'))}</title>
 <style>
 body{font-family:system-ui,"Noto Sans Arabic","Noto Sans",sans-serif;line-height:1.5;margin:0 auto;max-width:48rem;padding:1rem;color:#1a1a1a;background:#fff}
-h1{font-size:1.6rem;margin:.5rem 0}h2{font-size:1.3rem;border-bottom:2px solid #2b6cb0;padding-bottom:.2rem;margin-top:2rem}h3{font-size:1.05rem;margin:1rem 0 .2rem}
+h1{font-size:1.6rem;margin:.5rem 0}h2{font-size:1.3rem;border-bottom:2px solid #2b6cb0;padding-bottom:.2rem;margin-top:2rem}h3{font-size:1.05rem;margin:1rem 0 .2rem}h4{font-size:1rem;margin:.6rem 0 .1rem}
 dl{display:grid;grid-template-columns:minmax(8rem,40%) 1fr;gap:.25rem .75rem;margin:.5rem 0}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
 article{border:1px solid #ddd;border-radius:6px;padding:.5rem .75rem;margin:.5rem 0;break-inside:avoid}
 .muted{color:#555;margin:.2rem 0}.body{white-space:pre-wrap;overflow-wrap:anywhere}
