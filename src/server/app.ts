@@ -36,6 +36,7 @@ import { registerMessageTemplateRoutes } from './letters/message-templates';
 import { registerExportRoutes } from './questionnaires/export';
 import { registerTrialRoutes } from './trial/routes';
 import { registerDownloadRoutes } from './downloads/routes';
+import { registerOwnDataRoutes } from './own-data/routes';
 import { registerWebApp } from './web/static';
 import { registerAccessLog } from './integrity/access-log';
 import { registerIntegrityRoutes } from './integrity/routes';
@@ -196,6 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerReportExportRoutes(app, db.pool, config);
   registerIntegrityRoutes(app, db.pool);
   registerDownloadRoutes(app, db.pool, config);
+  registerOwnDataRoutes(app, db.pool);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
   const graphql = createGraphql({

@@ -7,6 +7,7 @@ import type { Profile } from '../../session/profile';
 import { useSession } from '../../session/session';
 import { useDiscardPrompt } from '../../ui/useDiscardPrompt';
 import { Alert, Page, SelectField, TextField } from '../../ui/ui';
+import { OwnDataSection } from '../own-data/OwnDataSection';
 import { ErrorMessage } from './ErrorMessage';
 import { timeZoneOptions } from './timezones';
 import { changePassword, requestEmailChange, updateProfile } from './api';
@@ -179,6 +180,7 @@ export function ProfilePage() {
       <EmailForm user={user} />
       <PasswordForm />
       <RecordReadersSection />
+      {user.is_patient_account ? <OwnDataSection /> : null}
     </Page>
   );
 }
