@@ -227,7 +227,7 @@ describe('CONSORT flow', () => {
         await t.sanad.workflow.tick();
         const { rows } = await pool().query(`select id from app_public.workflow_instances where case_id = $1 and business_key = 'trial'`, [p!.caseId]);
         ids[p!.caseId!] = rows[0].id;
-        if (p !== fu2Pending) {
+        if (p !== fu2Pending && p !== inTreatment) {
           await pool().query(`select app_hidden.end_case_workflows($1, 'test')`, [p!.caseId]);
           await pool().query(`update app_public.workflow_instances set state = 'COMPLETED' where case_id = $1`, [p!.caseId]);
         }
@@ -247,6 +247,11 @@ describe('CONSORT flow', () => {
       await pool().query(`update app_public.cases set stage = 'fu1' where id = $1`, [fu2Pending!.caseId]);
       await completed(missing!.caseId!, 'pre', 'post');
       await pool().query(`update app_public.cases set stage = 'finished' where id = $1`, [missing!.caseId]);
+      // Dropped out before the treatment began: as if its treatment tasks had never opened (the
+      // real randomization step opens them at once, so this path is modelled on the records).
+      await pool().query(`delete from app_public.workflow_tasks where case_id = $1 and task_definition_key in ('patientTreatmentTask', 'therapistTreatmentTask')`, [dropout!.caseId]);
+      await pool().query(`delete from app_public.workflow_history where case_id = $1 and activity_id in ('patientTreatmentTask', 'therapistTreatmentTask')`, [dropout!.caseId]);
+      await pool().query(`update app_public.cases set stage = 'randomization' where id = $1`, [dropout!.caseId]);
       expect((await exclusion(dropout!.caseId!, { flag: 'is_dropout', value: true, reason: 'Moved away' }, coord.token)).status).toBe(204);
       expect((await exclusion(dropout!.caseId!, { flag: 'exclude_from_analysis', value: true, reason: 'Never started' }, coord.token)).status).toBe(204);
 
