@@ -15,6 +15,8 @@ import type { Database } from './db/database';
 import { migrationsUpToDate } from './db/migrate';
 import { ANONYMOUS } from './db/transaction';
 import { HttpError, inputSqlStatus } from './http/errors';
+import { DatabaseAvailability } from './db/availability';
+import { DATABASE_RETRY_SECONDS, sendDatabaseUnavailable } from './http/unavailable';
 import { registerSecurityHeaders } from './http/security-headers';
 import { OneLinePerRequest } from './http/request-log';
 import { createTokenService, loadSigningSecret, type TokenService } from './auth/tokens';
@@ -127,6 +129,9 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   const background = new BackgroundWork(logger);
   const auth: AuthContext = { pool: db.pool, config, tokens, mailer, log: logger, emailHashKey, throttle, background };
   setRequestStatementTimeout(config.statementTimeoutMs);
+  // Issue 28: a database that goes away makes the API answer 503 and the workers pause.
+  const availability = new DatabaseAvailability(db.pool, logger);
+  app.decorate('databaseAvailability', availability);
 
   registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
@@ -157,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     if (config.maintenance && path.startsWith('/api/')) {
       return reply.status(503).header('retry-after', '3600').send(MAINTENANCE_BODY);
     }
+    if (path.startsWith('/api/') && path !== '/api/status' && !availability.available) return sendDatabaseUnavailable(reply, path);
     if (path.startsWith('/api/')) {
       // A bad or revoked token is an error, never a silent downgrade to anonymous.
       request.identity = await tokens.identify(db.pool, request.headers.authorization);
@@ -172,11 +178,13 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
+    if (!availability.available) return reply.status(503).send({ status: 'unavailable', message: 'The database cannot be reached.' });
     try {
       const ready = await migrationsUpToDate(db.pool);
       if (!ready) return reply.status(503).send({ status: 'migrating', message: 'Database migrations are not yet applied.' });
       return { status: 'ready', database: db.kind };
-    } catch {
+    } catch (error) {
+      availability.report(error);
       return reply.status(503).send({ status: 'unavailable', message: 'The database cannot be reached.' });
     }
   });
@@ -198,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     graphiql: config.env !== 'production',
     maxRequestLength: config.bodyLimitBytes,
     requestTimeoutMs: config.requestTimeoutMs,
+    onDatabaseUnavailable: (error) => availability.report(error),
   });
   await registerGraphqlRoutes(app, config, db, graphql);
 
@@ -215,21 +224,21 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   await registerWorkflowRoutes(app, db.pool, workflowHost);
   registerReportRoutes(app, { pool: db.pool, host: workflowHost, missedInterviewLimit: config.missedInterviewLimit });
   const schedulerContext = { host: workflowHost, pool: db.pool, mailer, config, log: logger };
-  const workflowScheduler = config.workflowIntervalMs > 0 ? startWorkflowScheduler(schedulerContext, config.workflowIntervalMs) : undefined;
+  const workflowScheduler = config.workflowIntervalMs > 0 ? startWorkflowScheduler(schedulerContext, config.workflowIntervalMs, availability) : undefined;
 
   const notifications =
     config.notificationIntervalMs > 0
-      ? startNotificationWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs)
+      ? startNotificationWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs, availability)
       : undefined;
   // Interview invitations share the notification interval: both are queued mail.
   const interviewMails =
     config.notificationIntervalMs > 0
-      ? startInterviewMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs)
+      ? startInterviewMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs, availability)
       : undefined;
 
   // Interview report mails (outcome note, re-registration invitation) share the interval too.
   const reportMails =
-    config.notificationIntervalMs > 0 ? startReportMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs) : undefined;
+    config.notificationIntervalMs > 0 ? startReportMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs, availability) : undefined;
 
   return {
     app,
@@ -245,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
       await notifications?.stop();
       await interviewMails?.stop();
       await reportMails?.stop();
+      await availability.stop();
       await graphql.release();
       mailer.close();
     },
@@ -268,6 +278,14 @@ async function registerGraphqlRoutes(app: FastifyInstance, config: Config, db: D
     // The web's case lists, by their exact text, from one SQL statement each (compiled-lists.ts).
     if (config.compiledLists) new CompiledLists({ pool: db.pool }).register(scope);
     await graphql.createServ(grafserv).addTo(scope);
+    // Issue 28: GraphQL answers its errors with 200; the database being gone is a 503 to say so
+    // to clients and balancers (maskError gave such errors the code DATABASE_UNAVAILABLE).
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      if (reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload)) && payload.includes('"DATABASE_UNAVAILABLE"')) {
+        void reply.status(503).header('retry-after', String(DATABASE_RETRY_SECONDS));
+      }
+      return payload;
+    });
     if (config.env !== 'production') {
       // GraphiQL runs inline scripts; it exists only outside production, so relax CSP for it alone.
       scope.addHook('onSend', async (request, reply, payload) => {
@@ -326,6 +344,7 @@ export function validationFields(errors: AjvError[]): FieldErrors {
 }
 
 function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (request.server.databaseAvailability?.report(error)) return sendDatabaseUnavailable(reply, request.url);
   if (error instanceof HttpError) {
     const wait = error.extra?.retryAfterSeconds;
     if (error.statusCode === 429 && typeof wait === 'number') void reply.header('retry-after', String(wait));

@@ -23,6 +23,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Largest number of pooled connections to a PostgreSQL server. */
   databasePoolSize: number;
+  /** How long a new PostgreSQL connection may take before the request gets a 503 (issue 28). */
+  databaseConnectTimeoutMs: number;
   /** HS256 secret for bearer tokens; generated once and kept in DATA_DIR when unset. */
   jwtSecret: string | undefined;
   tokenTtlSeconds: number;
@@ -177,6 +179,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: intSetting(env, 'DATABASE_POOL_SIZE', 20, 1),
+    databaseConnectTimeoutMs: intSetting(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100),
     jwtSecret: env.JWT_SECRET || undefined,
     tokenTtlSeconds: intSetting(env, 'TOKEN_TTL_SECONDS', 12 * 3600, 60),
     tokenCacheSeconds: intSetting(env, 'TOKEN_CACHE_SECONDS', 5, 0),

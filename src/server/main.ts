@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const log = createLogger(config);
   let db: Database;
   try {
-    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, connectTimeoutMs: config.databaseConnectTimeoutMs });
   } catch (error) {
     if (error instanceof DataDirLockedError) {
       console.error(error.message);

@@ -33,22 +33,43 @@ export interface OpenOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
   poolSize?: number;
+  /** How long to wait for a new PostgreSQL connection before giving up, in ms (issue 28). */
+  connectTimeoutMs?: number;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 20);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 20, options.connectTimeoutMs ?? 5000);
   return openPglite(options.dataDir);
 }
 
-function openPostgres(connectionString: string, max: number): Database {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
-  // An idle client's error (server restart) must not crash the process; the pool replaces it.
-  pool.on('error', () => undefined);
+function openPostgres(connectionString: string, max: number, connectionTimeoutMillis: number): Database {
+  // A connect that cannot succeed (the server is down or off the network) fails within
+  // connectionTimeoutMillis instead of holding the request forever; keepAlive notices a peer
+  // that vanished without closing the connection.
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis, keepAlive: true });
+  guardConnectionErrors(pool);
   return {
     kind: 'postgres',
     pool,
     close: () => pool.end(),
   };
+}
+
+/**
+ * No database error may end the process (issue 28). node-postgres emits 'error' on a client
+ * whose connection dies: the pool listens while the client is idle, but a client checked out by
+ * a request between two queries has no listener, and an 'error' event without one ends Node
+ * ("Unhandled 'error' event … terminating connection due to unexpected postmaster exit"). Every
+ * client gets a listener that hands the error to the pool's 'error' event, where the
+ * availability monitor (availability.ts) hears it; the pool always has a listener too.
+ */
+function guardConnectionErrors(pool: pg.Pool): void {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      pool.emit('error', error, client);
+    });
+  });
 }
 
 /** The folder inside DATA_DIR that holds PGlite's files. */
@@ -62,7 +83,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   try {
     const pglite = await PGlite.create(pgliteDirectory(dataDir), { extensions: PGLITE_EXTENSIONS });
     const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0 });
-    pool.on('error', () => undefined);
+    guardConnectionErrors(pool);
     return {
       kind: 'pglite',
       pool,
