@@ -78,7 +78,16 @@ export interface SanadApp {
   mailer: Mailer;
   /** The workflow host, and one scheduler pass (tests run it instead of the interval). */
   workflow: { host: WorkflowHost; tick(): Promise<TickCounts> };
-  /** Stops accepting requests, waits for running ones, then releases GraphQL and mail. */
+  /**
+   * Shutdown, first step (issue 28): /readyz answers 503 so a load balancer stops sending new
+   * requests, and every answer says `Connection: close` so clients open their next connection
+   * elsewhere; requests are still served as usual.
+   */
+  drain(): void;
+  /**
+   * Stops accepting connections, finishes running requests (idle keep-alive connections are
+   * closed), stops the workers after their current run, then releases GraphQL and mail.
+   */
   close(): Promise<void>;
 }
 
@@ -113,6 +122,10 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     // Time to receive a whole request; slow senders do not hold a connection for long.
     requestTimeout: config.requestTimeoutMs,
     genReqId: () => crypto.randomUUID(),
+    // Issue 28: a request that arrives on an open connection while the server closes is still
+    // answered (not refused with 503); idle keep-alive connections are closed at once.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
     logController: new OneLinePerRequest(),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   });
@@ -156,8 +169,10 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
 
   app.decorateRequest('identity', null as unknown as typeof ANONYMOUS);
   const requestLimiter = createRequestLimiter(config.rateLimit);
+  let draining = false;
   app.addHook('onRequest', async (request, reply) => {
     request.identity = ANONYMOUS;
+    if (draining) void reply.header('connection', 'close');
     const path = request.url.split('?')[0] ?? '';
     if (config.maintenance && path.startsWith('/api/')) {
       return reply.status(503).header('retry-after', '3600').send(MAINTENANCE_BODY);
@@ -178,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
+    if (draining) return reply.status(503).send({ status: 'stopping', message: 'This server is shutting down.' });
     if (!availability.available) return reply.status(503).send({ status: 'unavailable', message: 'The database cannot be reached.' });
     try {
       const ready = await migrationsUpToDate(db.pool);
@@ -247,13 +263,14 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     graphql,
     mailer,
     workflow: { host: workflowHost, tick: () => workflowTick(schedulerContext) },
+    drain() {
+      draining = true;
+    },
     async close() {
-      await app.close();
+      draining = true;
+      // Requests and the workers' current runs finish side by side; nothing new starts.
+      await Promise.all([app.close(), workflowScheduler?.stop(), notifications?.stop(), interviewMails?.stop(), reportMails?.stop()]);
       await background.idle();
-      await workflowScheduler?.stop();
-      await notifications?.stop();
-      await interviewMails?.stop();
-      await reportMails?.stop();
       await availability.stop();
       await graphql.release();
       mailer.close();

@@ -33,6 +33,10 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   maintenance: boolean;
+  /** Issue 28: after SIGTERM, how long the server keeps serving while /readyz says not ready (ms). */
+  shutdownDelayMs: number;
+  /** Issue 28: how long running requests and worker runs may take to finish at shutdown (ms). */
+  shutdownGraceMs: number;
   /**
    * Sign-in throttle (src/server/auth/throttle.ts): free failures per name and address, per
    * address across names, the window that forgets them, and the longest delay (lockSeconds).
@@ -186,6 +190,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Sanad <no-reply@sanad.invalid>',
     maintenance: flagSetting(env, 'MAINTENANCE'),
+    shutdownDelayMs: intSetting(env, 'SHUTDOWN_DELAY_MS', 2000, 0),
+    shutdownGraceMs: intSetting(env, 'SHUTDOWN_GRACE_MS', 20_000, 0),
     lockout: {
       maxAttempts: intSetting(env, 'LOCKOUT_MAX_ATTEMPTS', 5, 1),
       maxAttemptsPerAddress: intSetting(env, 'LOCKOUT_MAX_ATTEMPTS_PER_ADDRESS', 20, 1),

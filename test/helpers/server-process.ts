@@ -76,3 +76,25 @@ export async function startServerProcess(env: Record<string, string>, options: {
     },
   };
 }
+
+/**
+ * A migrated test database for server processes: `setup` runs on it first (accounts, …); the
+ * embedded database is then closed, since only one process may open it.
+ */
+export async function serverDatabase(setup: (pool: import('pg').Pool) => Promise<void> = async () => undefined): Promise<{
+  kind: 'pglite' | 'postgres';
+  env: Record<string, string>;
+  destroy(): Promise<void>;
+}> {
+  const { createTestDatabase } = await import('./databases');
+  const { seedDefaultPages } = await import('../../src/server/content/pages');
+  const t = await createTestDatabase();
+  await seedDefaultPages(t.db.pool);
+  await setup(t.db.pool);
+  if (t.kind === 'pglite') {
+    await t.db.close();
+    const fs = await import('node:fs');
+    return { kind: t.kind, env: { DATA_DIR: t.dataDir }, destroy: async () => fs.rmSync(t.dataDir, { recursive: true, force: true }) };
+  }
+  return { kind: t.kind, env: { DATA_DIR: t.dataDir, DATABASE_URL: t.databaseUrl! }, destroy: () => t.destroy() };
+}
