@@ -8,6 +8,7 @@ import { openDatabase, type Database } from './db/database';
 import { DataDirLockedError } from './db/dir-lock';
 import { migrate } from './db/migrate';
 import { buildApp, type SanadApp } from './app';
+import { answerBackupRequests } from './ops/commands';
 import { createLogger } from './logger';
 import { seedDefaultPages } from './content/pages';
 import { buildWeb, webBuildExists, webBuildIsStale } from './web/static';
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
   }
 
   const sanad: SanadApp = await buildApp({ config, db, logger: log });
+  // `npm run sanad -- backup` while this server holds the embedded database (ops/commands.ts).
+  answerBackupRequests(db, config.dataDir, log);
   let stopping = false;
   /**
    * Issue 28: SIGTERM (an orchestrator, systemd, a deploy) first turns /readyz not-ready and

@@ -19,6 +19,8 @@ export interface Database {
   kind: DatabaseKind;
   /** Connections as the schema owner; requests switch role per transaction (see with-user.ts). */
   pool: pg.Pool;
+  /** The embedded database itself (PGlite only): its data directory can be dumped (backup). */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,11 @@ function guardConnectionErrors(pool: pg.Pool): void {
   });
 }
 
+/** Opens (or, with `loadDataDir`, first fills from a dump) PGlite's files in `directory`. */
+export function createPglite(directory: string, loadDataDir?: Blob): Promise<PGlite> {
+  return PGlite.create(directory, { extensions: PGLITE_EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) });
+}
+
 /** The folder inside DATA_DIR that holds PGlite's files. */
 export function pgliteDirectory(dataDir: string): string {
   return path.join(dataDir, 'pgdata');
@@ -81,12 +88,13 @@ async function openPglite(dataDir: string): Promise<Database> {
   fs.mkdirSync(dataDir, { recursive: true });
   const lock: DirectoryLock = acquireDirectoryLock(dataDir);
   try {
-    const pglite = await PGlite.create(pgliteDirectory(dataDir), { extensions: PGLITE_EXTENSIONS });
+    const pglite = await createPglite(pgliteDirectory(dataDir));
     const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0 });
     guardConnectionErrors(pool);
     return {
       kind: 'pglite',
       pool,
+      pglite,
       async close() {
         await pool.end();
         await pglite.close();
