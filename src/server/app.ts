@@ -20,8 +20,8 @@ import { DATABASE_RETRY_SECONDS, sendDatabaseUnavailable } from './http/unavaila
 import { registerSecurityHeaders } from './http/security-headers';
 import { OneLinePerRequest } from './http/request-log';
 import { createTokenService, loadSigningSecret, type TokenService } from './auth/tokens';
-import { SignInThrottle } from './auth/throttle';
-import { createRequestLimiter } from './http/rate-limits';
+import { SharedSignInThrottle, SignInThrottle } from './auth/throttle';
+import { createRequestLimiter, createSharedRequestLimiter } from './http/rate-limits';
 import { registerGraphqlLimits } from './graphql/guard';
 import { setRequestStatementTimeout } from './db/transaction';
 import { registerAuthRoutes } from './auth/routes';
@@ -133,12 +133,14 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   const mailer = deps.mailer ?? createMailer(config, logger);
   const tokens = createTokenService(config);
   const emailHashKey = crypto.createHmac('sha256', loadSigningSecret(config)).update('sanad:email-hash').digest();
-  const throttle = new SignInThrottle({
+  const throttleSettings = {
     freeFailures: config.lockout.maxAttempts,
     windowSeconds: config.lockout.windowSeconds,
     maxDelaySeconds: config.lockout.lockSeconds,
     freeFailuresPerAddress: config.lockout.maxAttemptsPerAddress,
-  });
+  };
+  // Issue 28: with several processes on one PostgreSQL the counts live in the database.
+  const throttle = config.limitStore === 'database' ? new SharedSignInThrottle(db.pool, throttleSettings) : new SignInThrottle(throttleSettings);
   const background = new BackgroundWork(logger);
   const auth: AuthContext = { pool: db.pool, config, tokens, mailer, log: logger, emailHashKey, throttle, background };
   setRequestStatementTimeout(config.statementTimeoutMs);
@@ -168,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   });
 
   app.decorateRequest('identity', null as unknown as typeof ANONYMOUS);
-  const requestLimiter = createRequestLimiter(config.rateLimit);
+  const requestLimiter = config.limitStore === 'database' ? createSharedRequestLimiter(db.pool, config.rateLimit) : createRequestLimiter(config.rateLimit);
   let draining = false;
   app.addHook('onRequest', async (request, reply) => {
     request.identity = ANONYMOUS;
@@ -184,7 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
       // Issue 16: per-person and per-address limits on every data route (GraphQL, REST,
       // workflow, …); the account routes have their own per-address limit and sign-in throttle.
       if (!path.startsWith('/api/auth/') && path !== '/api/status') {
-        const limited = requestLimiter.check(request.identity, request.ip);
+        const limited = await requestLimiter.check(request.identity, request.ip);
         if (limited) return sendRateLimited(reply, path, limited.retryAfterSeconds, limited.limited);
       }
     }

@@ -52,6 +52,12 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Requests per minute on GraphQL, REST and workflow routes, per signed-in person and per address (0: no limit). */
   rateLimit: { perPersonPerMinute: number; perAddressPerMinute: number };
+  /**
+   * Where rate limits and sign-in failures are counted (issue 28): `database` (PostgreSQL,
+   * shared by every process; the default with DATABASE_URL) or `memory` (this process; the
+   * default with the embedded database, which admits one process).
+   */
+  limitStore: 'memory' | 'database';
   /** Bounds on one GraphQL operation (src/server/graphql/limits.ts). */
   graphqlLimits: { maxCost: number; maxDepth: number; maxAliases: number; maxRootFields: number; defaultPageSize: number; maxTokens: number };
   /** Longest statement of a request role, in ms (0: no limit). */
@@ -158,6 +164,14 @@ function trustProxySetting(env: Env): boolean | number | string[] {
   return list;
 }
 
+/** LIMIT_STORE: memory or database; unset: database with DATABASE_URL, otherwise memory. */
+function limitStoreSetting(env: Env): 'memory' | 'database' {
+  const raw = (env.LIMIT_STORE ?? '').trim().toLowerCase();
+  if (raw === '') return env.DATABASE_URL ? 'database' : 'memory';
+  if (raw === 'memory' || raw === 'database') return raw;
+  throw new Error(`Setting LIMIT_STORE must be "memory" or "database", not "${env.LIMIT_STORE}"`);
+}
+
 function localeSetting(env: Env): Locale[] {
   const raw = env.LOCALES;
   if (!raw) return [...SUPPORTED_LOCALES];
@@ -204,6 +218,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       perPersonPerMinute: intSetting(env, 'RATE_LIMIT_PER_PERSON_PER_MINUTE', 600, 0),
       perAddressPerMinute: intSetting(env, 'RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 1200, 0),
     },
+    limitStore: limitStoreSetting(env),
     graphqlLimits: {
       maxCost: intSetting(env, 'GRAPHQL_MAX_COST', 100_000, 1),
       maxDepth: intSetting(env, 'GRAPHQL_MAX_DEPTH', 12, 1),
