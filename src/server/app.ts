@@ -15,11 +15,13 @@ import type { Database } from './db/database';
 import { migrationsUpToDate } from './db/migrate';
 import { ANONYMOUS } from './db/transaction';
 import { HttpError, inputSqlStatus } from './http/errors';
+import { DatabaseAvailability } from './db/availability';
+import { DATABASE_RETRY_SECONDS, sendDatabaseUnavailable } from './http/unavailable';
 import { registerSecurityHeaders } from './http/security-headers';
 import { OneLinePerRequest } from './http/request-log';
 import { createTokenService, loadSigningSecret, type TokenService } from './auth/tokens';
-import { SignInThrottle } from './auth/throttle';
-import { createRequestLimiter } from './http/rate-limits';
+import { SharedSignInThrottle, SignInThrottle } from './auth/throttle';
+import { createRequestLimiter, createSharedRequestLimiter } from './http/rate-limits';
 import { registerGraphqlLimits } from './graphql/guard';
 import { setRequestStatementTimeout } from './db/transaction';
 import { registerAuthRoutes } from './auth/routes';
@@ -80,7 +82,16 @@ export interface SanadApp {
   mailer: Mailer;
   /** The workflow host, and one scheduler pass (tests run it instead of the interval). */
   workflow: { host: WorkflowHost; tick(): Promise<TickCounts> };
-  /** Stops accepting requests, waits for running ones, then releases GraphQL and mail. */
+  /**
+   * Shutdown, first step (issue 28): /readyz answers 503 so a load balancer stops sending new
+   * requests, and every answer says `Connection: close` so clients open their next connection
+   * elsewhere; requests are still served as usual.
+   */
+  drain(): void;
+  /**
+   * Stops accepting connections, finishes running requests (idle keep-alive connections are
+   * closed), stops the workers after their current run, then releases GraphQL and mail.
+   */
   close(): Promise<void>;
 }
 
@@ -115,6 +126,10 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     // Time to receive a whole request; slow senders do not hold a connection for long.
     requestTimeout: config.requestTimeoutMs,
     genReqId: () => crypto.randomUUID(),
+    // Issue 28: a request that arrives on an open connection while the server closes is still
+    // answered (not refused with 503); idle keep-alive connections are closed at once.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
     logController: new OneLinePerRequest(),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   });
@@ -122,15 +137,20 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   const mailer = deps.mailer ?? createMailer(config, logger);
   const tokens = createTokenService(config);
   const emailHashKey = crypto.createHmac('sha256', loadSigningSecret(config)).update('sanad:email-hash').digest();
-  const throttle = new SignInThrottle({
+  const throttleSettings = {
     freeFailures: config.lockout.maxAttempts,
     windowSeconds: config.lockout.windowSeconds,
     maxDelaySeconds: config.lockout.lockSeconds,
     freeFailuresPerAddress: config.lockout.maxAttemptsPerAddress,
-  });
+  };
+  // Issue 28: with several processes on one PostgreSQL the counts live in the database.
+  const throttle = config.limitStore === 'database' ? new SharedSignInThrottle(db.pool, throttleSettings) : new SignInThrottle(throttleSettings);
   const background = new BackgroundWork(logger);
   const auth: AuthContext = { pool: db.pool, config, tokens, mailer, log: logger, emailHashKey, throttle, background };
   setRequestStatementTimeout(config.statementTimeoutMs);
+  // Issue 28: a database that goes away makes the API answer 503 and the workers pause.
+  const availability = new DatabaseAvailability(db.pool, logger);
+  app.decorate('databaseAvailability', availability);
 
   registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
@@ -156,20 +176,23 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   });
 
   app.decorateRequest('identity', null as unknown as typeof ANONYMOUS);
-  const requestLimiter = createRequestLimiter(config.rateLimit);
+  const requestLimiter = config.limitStore === 'database' ? createSharedRequestLimiter(db.pool, config.rateLimit) : createRequestLimiter(config.rateLimit);
+  let draining = false;
   app.addHook('onRequest', async (request, reply) => {
     request.identity = ANONYMOUS;
+    if (draining) void reply.header('connection', 'close');
     const path = request.url.split('?')[0] ?? '';
     if (config.maintenance && path.startsWith('/api/')) {
       return reply.status(503).header('retry-after', '3600').send(MAINTENANCE_BODY);
     }
+    if (path.startsWith('/api/') && path !== '/api/status' && !availability.available) return sendDatabaseUnavailable(reply, path);
     if (path.startsWith('/api/')) {
       // A bad or revoked token is an error, never a silent downgrade to anonymous.
       request.identity = await tokens.identify(db.pool, request.headers.authorization);
       // Issue 16: per-person and per-address limits on every data route (GraphQL, REST,
       // workflow, …); the account routes have their own per-address limit and sign-in throttle.
       if (!path.startsWith('/api/auth/') && path !== '/api/status') {
-        const limited = requestLimiter.check(request.identity, request.ip);
+        const limited = await requestLimiter.check(request.identity, request.ip);
         if (limited) return sendRateLimited(reply, path, limited.retryAfterSeconds, limited.limited);
       }
     }
@@ -178,11 +201,14 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
+    if (draining) return reply.status(503).send({ status: 'stopping', message: 'This server is shutting down.' });
+    if (!availability.available) return reply.status(503).send({ status: 'unavailable', message: 'The database cannot be reached.' });
     try {
       const ready = await migrationsUpToDate(db.pool);
       if (!ready) return reply.status(503).send({ status: 'migrating', message: 'Database migrations are not yet applied.' });
       return { status: 'ready', database: db.kind };
-    } catch {
+    } catch (error) {
+      availability.report(error);
       return reply.status(503).send({ status: 'unavailable', message: 'The database cannot be reached.' });
     }
   });
@@ -205,6 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     graphiql: config.env !== 'production',
     maxRequestLength: config.bodyLimitBytes,
     requestTimeoutMs: config.requestTimeoutMs,
+    onDatabaseUnavailable: (error) => availability.report(error),
   });
   await registerGraphqlRoutes(app, config, db, graphql);
 
@@ -225,21 +252,21 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerTrialRoutes(app, db.pool, workflowHost);
   registerReportRoutes(app, { pool: db.pool, host: workflowHost, missedInterviewLimit: config.missedInterviewLimit });
   const schedulerContext = { host: workflowHost, pool: db.pool, mailer, config, log: logger };
-  const workflowScheduler = config.workflowIntervalMs > 0 ? startWorkflowScheduler(schedulerContext, config.workflowIntervalMs) : undefined;
+  const workflowScheduler = config.workflowIntervalMs > 0 ? startWorkflowScheduler(schedulerContext, config.workflowIntervalMs, availability) : undefined;
 
   const notifications =
     config.notificationIntervalMs > 0
-      ? startNotificationWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs)
+      ? startNotificationWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs, availability)
       : undefined;
   // Interview invitations share the notification interval: both are queued mail.
   const interviewMails =
     config.notificationIntervalMs > 0
-      ? startInterviewMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs)
+      ? startInterviewMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs, availability)
       : undefined;
 
   // Interview report mails (outcome note, re-registration invitation) share the interval too.
   const reportMails =
-    config.notificationIntervalMs > 0 ? startReportMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs) : undefined;
+    config.notificationIntervalMs > 0 ? startReportMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs, availability) : undefined;
 
   return {
     app,
@@ -248,13 +275,15 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     graphql,
     mailer,
     workflow: { host: workflowHost, tick: () => workflowTick(schedulerContext) },
+    drain() {
+      draining = true;
+    },
     async close() {
-      await app.close();
+      draining = true;
+      // Requests and the workers' current runs finish side by side; nothing new starts.
+      await Promise.all([app.close(), workflowScheduler?.stop(), notifications?.stop(), interviewMails?.stop(), reportMails?.stop()]);
       await background.idle();
-      await workflowScheduler?.stop();
-      await notifications?.stop();
-      await interviewMails?.stop();
-      await reportMails?.stop();
+      await availability.stop();
       await graphql.release();
       mailer.close();
     },
@@ -280,6 +309,14 @@ async function registerGraphqlRoutes(app: FastifyInstance, config: Config, db: D
     await graphql.createServ(grafserv).addTo(scope);
     // Issue 30: the case records a query's answer carries, logged before it leaves.
     registerGraphqlAccessLog(scope, db.pool, () => graphql.getSchema(), GRAPHQL_PATH);
+    // Issue 28: GraphQL answers its errors with 200; the database being gone is a 503 to say so
+    // to clients and balancers (maskError gave such errors the code DATABASE_UNAVAILABLE).
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      if (reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload)) && payload.includes('"DATABASE_UNAVAILABLE"')) {
+        void reply.status(503).header('retry-after', String(DATABASE_RETRY_SECONDS));
+      }
+      return payload;
+    });
     if (config.env !== 'production') {
       // GraphiQL runs inline scripts; it exists only outside production, so relax CSP for it alone.
       scope.addHook('onSend', async (request, reply, payload) => {
@@ -338,6 +375,7 @@ export function validationFields(errors: AjvError[]): FieldErrors {
 }
 
 function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (request.server.databaseAvailability?.report(error)) return sendDatabaseUnavailable(reply, request.url);
   if (error instanceof HttpError) {
     const wait = error.extra?.retryAfterSeconds;
     if (error.statusCode === 429 && typeof wait === 'number') void reply.header('retry-after', String(wait));

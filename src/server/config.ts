@@ -23,6 +23,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Largest number of pooled connections to a PostgreSQL server. */
   databasePoolSize: number;
+  /** How long a new PostgreSQL connection may take before the request gets a 503 (issue 28). */
+  databaseConnectTimeoutMs: number;
   /** HS256 secret for bearer tokens; generated once and kept in DATA_DIR when unset. */
   jwtSecret: string | undefined;
   tokenTtlSeconds: number;
@@ -31,6 +33,10 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   maintenance: boolean;
+  /** Issue 28: after SIGTERM, how long the server keeps serving while /readyz says not ready (ms). */
+  shutdownDelayMs: number;
+  /** Issue 28: how long running requests and worker runs may take to finish at shutdown (ms). */
+  shutdownGraceMs: number;
   /**
    * Sign-in throttle (src/server/auth/throttle.ts): free failures per name and address, per
    * address across names, the window that forgets them, and the longest delay (lockSeconds).
@@ -46,6 +52,12 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Requests per minute on GraphQL, REST and workflow routes, per signed-in person and per address (0: no limit). */
   rateLimit: { perPersonPerMinute: number; perAddressPerMinute: number };
+  /**
+   * Where rate limits and sign-in failures are counted (issue 28): `database` (PostgreSQL,
+   * shared by every process; the default with DATABASE_URL) or `memory` (this process; the
+   * default with the embedded database, which admits one process).
+   */
+  limitStore: 'memory' | 'database';
   /** Bounds on one GraphQL operation (src/server/graphql/limits.ts). */
   graphqlLimits: { maxCost: number; maxDepth: number; maxAliases: number; maxRootFields: number; defaultPageSize: number; maxTokens: number };
   /** Longest statement of a request role, in ms (0: no limit). */
@@ -165,6 +177,14 @@ function emailSetting(env: Env, name: string): string | null {
   return raw;
 }
 
+/** LIMIT_STORE: memory or database; unset: database with DATABASE_URL, otherwise memory. */
+function limitStoreSetting(env: Env): 'memory' | 'database' {
+  const raw = (env.LIMIT_STORE ?? '').trim().toLowerCase();
+  if (raw === '') return env.DATABASE_URL ? 'database' : 'memory';
+  if (raw === 'memory' || raw === 'database') return raw;
+  throw new Error(`Setting LIMIT_STORE must be "memory" or "database", not "${env.LIMIT_STORE}"`);
+}
+
 function localeSetting(env: Env): Locale[] {
   const raw = env.LOCALES;
   if (!raw) return [...SUPPORTED_LOCALES];
@@ -190,12 +210,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: intSetting(env, 'DATABASE_POOL_SIZE', 20, 1),
+    databaseConnectTimeoutMs: intSetting(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100),
     jwtSecret: env.JWT_SECRET || undefined,
     tokenTtlSeconds: intSetting(env, 'TOKEN_TTL_SECONDS', 12 * 3600, 60),
     tokenCacheSeconds: intSetting(env, 'TOKEN_CACHE_SECONDS', 5, 0),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Sanad <no-reply@sanad.invalid>',
     maintenance: flagSetting(env, 'MAINTENANCE'),
+    shutdownDelayMs: intSetting(env, 'SHUTDOWN_DELAY_MS', 2000, 0),
+    shutdownGraceMs: intSetting(env, 'SHUTDOWN_GRACE_MS', 20_000, 0),
     lockout: {
       maxAttempts: intSetting(env, 'LOCKOUT_MAX_ATTEMPTS', 5, 1),
       maxAttemptsPerAddress: intSetting(env, 'LOCKOUT_MAX_ATTEMPTS_PER_ADDRESS', 20, 1),
@@ -208,6 +231,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       perPersonPerMinute: intSetting(env, 'RATE_LIMIT_PER_PERSON_PER_MINUTE', 600, 0),
       perAddressPerMinute: intSetting(env, 'RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 1200, 0),
     },
+    limitStore: limitStoreSetting(env),
     graphqlLimits: {
       maxCost: intSetting(env, 'GRAPHQL_MAX_COST', 100_000, 1),
       maxDepth: intSetting(env, 'GRAPHQL_MAX_DEPTH', 12, 1),

@@ -8,6 +8,7 @@ import { openDatabase, type Database } from './db/database';
 import { DataDirLockedError } from './db/dir-lock';
 import { migrate } from './db/migrate';
 import { buildApp, type SanadApp } from './app';
+import { answerBackupRequests } from './ops/commands';
 import { createLogger } from './logger';
 import { seedDefaultPages } from './content/pages';
 import { buildWeb, webBuildExists, webBuildIsStale } from './web/static';
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   const log = createLogger(config);
   let db: Database;
   try {
-    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, connectTimeoutMs: config.databaseConnectTimeoutMs });
   } catch (error) {
     if (error instanceof DataDirLockedError) {
       console.error(error.message);
@@ -43,17 +44,30 @@ async function main(): Promise<void> {
   }
 
   const sanad: SanadApp = await buildApp({ config, db, logger: log });
+  // `npm run sanad -- backup` while this server holds the embedded database (ops/commands.ts).
+  answerBackupRequests(db, config.dataDir, log);
   let stopping = false;
+  /**
+   * Issue 28: SIGTERM (an orchestrator, systemd, a deploy) first turns /readyz not-ready and
+   * keeps serving for SHUTDOWN_DELAY_MS, so a load balancer stops sending requests and requests
+   * already on their way are answered; then the server stops accepting, finishes running
+   * requests and the workers' current runs within SHUTDOWN_GRACE_MS, closes the database and
+   * exits 0. SIGINT (Ctrl+C at the console) skips the delay.
+   */
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down: no new requests, finishing running ones');
+    sanad.drain();
+    const delayMs = signal === 'SIGTERM' ? config.shutdownDelayMs : 0;
+    log.info({ signal, delayMs, graceMs: config.shutdownGraceMs }, 'shutting down: not ready, finishing running requests');
     const force = setTimeout(() => {
-      log.error('shutdown took longer than 20 s; exiting');
+      log.error({ graceMs: config.shutdownGraceMs }, 'shutdown took longer than the grace period; closing the remaining connections');
+      sanad.app.server.closeAllConnections();
       process.exit(1);
-    }, 20_000);
+    }, delayMs + config.shutdownGraceMs);
     force.unref();
     try {
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       await sanad.close();
       await db.close();
       log.info('stopped cleanly');

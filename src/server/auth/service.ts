@@ -23,7 +23,7 @@ import type { Mailer } from '../mail/mailer';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import type { TokenService } from './tokens';
 import { appendAccountEvent, recordAccountEvent } from '../integrity/account-log';
-import type { SignInThrottle } from './throttle';
+import type { SignInThrottling } from './throttle';
 
 export interface AuthContext {
   pool: pg.Pool;
@@ -34,7 +34,7 @@ export interface AuthContext {
   /** Key of the hashed-email validity records, derived from the signing secret. */
   emailHashKey: Buffer;
   /** Growing delays after failed sign-ins (issue 16); without it (CLI) sign-in is not throttled. */
-  throttle?: SignInThrottle | undefined;
+  throttle?: SignInThrottling | undefined;
   /** Work that runs after the answer has gone out (mails of reset, resend, email change). */
   background?: BackgroundWork | undefined;
 }
@@ -443,7 +443,7 @@ interface SignInRow {
  * name at this address (or the address) is slowed down (src/server/auth/throttle.ts).
  */
 export async function signIn(ctx: AuthContext, login: string, password: string, address = 'local'): Promise<{ encoded: string; expiresAt: string }> {
-  const wait = ctx.throttle?.waitSeconds(login, address) ?? 0;
+  const wait = (await ctx.throttle?.waitSeconds(login, address)) ?? 0;
   if (wait > 0) throw tooManyAttempts(wait);
   const found = await withOwner(ctx.pool, async (sql) => {
     const { rows } = await sql.query<SignInRow>(
@@ -457,12 +457,12 @@ export async function signIn(ctx: AuthContext, login: string, password: string, 
   // An unknown name costs the same hashing as a wrong password, so timing tells nothing either.
   const valid = found ? await verifyPassword(found.password_hash, password) : (await verifyAgainstDummy(password), false);
   if (!found || !valid) {
-    ctx.throttle?.recordFailure(login, address);
+    await ctx.throttle?.recordFailure(login, address);
     // Issue 30: every failed sign-in is logged; an unknown name is logged without it.
     await recordAccountEvent(ctx.pool, { event: 'sign_in_failed', userId: found?.id ?? null, detail: { reason: found ? 'password' : 'unknown_name' }, address });
     throw invalidCredentials();
   }
-  ctx.throttle?.recordSuccess(login, address);
+  await ctx.throttle?.recordSuccess(login, address);
   if (!found.email_confirmed_at) {
     await recordAccountEvent(ctx.pool, { event: 'sign_in_failed', userId: found.id, detail: { reason: 'email_unconfirmed' }, address });
     throw new HttpError(403, 'email_unconfirmed', 'Please confirm your email address first: open the link we mailed you, or ask for a new one.');

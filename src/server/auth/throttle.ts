@@ -7,8 +7,10 @@
  * and its distinct answer tells an attacker that the account exists. Here the key is the name
  * as typed, known or not, so an unknown name is slowed exactly like a known one, and a person
  * signing in from their own address is never held back by someone else's guesses.
- * Memory of this process only; a restart forgets the counts (docs/decisions/0002-sign-in-and-tokens.md).
+ * In this process's memory (a restart forgets the counts, docs/decisions/0002-sign-in-and-tokens.md),
+ * or in PostgreSQL when several processes share one (SharedSignInThrottle, issue 28).
  */
+import type pg from 'pg';
 
 export interface ThrottleSettings {
   /** Failures allowed per name and address before delays start. */
@@ -21,13 +23,20 @@ export interface ThrottleSettings {
   freeFailuresPerAddress: number;
 }
 
+/** What sign-in asks of a throttle: this process's memory (SignInThrottle) or PostgreSQL (SharedSignInThrottle). */
+export interface SignInThrottling {
+  waitSeconds(login: string, address: string): number | Promise<number>;
+  recordFailure(login: string, address: string): number | Promise<number>;
+  recordSuccess(login: string, address: string): void | Promise<void>;
+}
+
 interface Failures {
   count: number;
   lastAt: number;
   waitUntil: number;
 }
 
-export class SignInThrottle {
+export class SignInThrottle implements SignInThrottling {
   private readonly failures = new Map<string, Failures>();
   private nextSweep = 0;
 
@@ -36,7 +45,7 @@ export class SignInThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private static pairKey(login: string, address: string): string {
+  static pairKey(login: string, address: string): string {
     return `pair:${login.trim().toLowerCase()}|${address}`;
   }
 
@@ -87,5 +96,38 @@ export class SignInThrottle {
     if (now < this.nextSweep) return;
     this.nextSweep = now + 60_000;
     for (const key of [...this.failures.keys()]) this.entry(key, now);
+  }
+}
+
+/**
+ * The same throttle kept in PostgreSQL (issue 28, migration 0170): failures count across every
+ * server process, so several processes do not hand out several times the free attempts.
+ */
+export class SharedSignInThrottle implements SignInThrottling {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly settings: ThrottleSettings,
+  ) {}
+
+  async waitSeconds(login: string, address: string): Promise<number> {
+    const { rows } = await this.pool.query<{ wait: number }>('select app_private.sign_in_wait($1::text[], $2) as wait', [
+      [SignInThrottle.pairKey(login, address), `address:${address}`],
+      this.settings.windowSeconds,
+    ]);
+    return rows[0]!.wait;
+  }
+
+  async recordFailure(login: string, address: string): Promise<number> {
+    const { rows } = await this.pool.query<{ wait: number }>('select app_private.record_sign_in_failure($1::text[], $2::integer[], $3, $4) as wait', [
+      [SignInThrottle.pairKey(login, address), `address:${address}`],
+      [this.settings.freeFailures, this.settings.freeFailuresPerAddress],
+      this.settings.windowSeconds,
+      this.settings.maxDelaySeconds,
+    ]);
+    return rows[0]!.wait;
+  }
+
+  async recordSuccess(login: string, address: string): Promise<void> {
+    await this.pool.query('select app_private.forget_sign_in_failures($1)', [SignInThrottle.pairKey(login, address)]);
   }
 }

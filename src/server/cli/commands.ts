@@ -22,6 +22,7 @@ import type { Database } from '../db/database';
 import { DataDirLockedError } from '../db/dir-lock';
 import { MigrationError } from '../db/migrate';
 import { describeVerdicts, verifyChains } from '../integrity/chains';
+import { BackupError } from '../ops/backup';
 
 /** The command line cannot be understood: exit code 2 tells a script the mistake is its own. */
 export class UsageError extends Error {
@@ -119,6 +120,19 @@ Commands:
       instrument and locale from a JSON file (format: docs/WORDING.md). The file is checked
       against the instrument first; with any problem nothing is stored. Replaces earlier texts
       of the same parts; the forms show the new wording on their next load.
+
+  backup FOLDER
+      Writes a backup into a new FOLDER: the database (embedded: a copy of its files, taken
+      from the running server if one holds them; PostgreSQL: pg_dump plus the roles it needs),
+      the generated signing secret, and every table's row count and checksum (manifest.json).
+
+  restore FOLDER
+      Restores a backup into an empty database: an empty DATA_DIR (embedded), or the empty
+      database of DATABASE_URL (PostgreSQL; the roles are created when missing). Then verify.
+
+  verify FOLDER
+      Compares this database's row counts and checksums with the backup's; exit code 1 and the
+      differences when they differ (docs/OPERATIONS.md "Backup and restore").
 
   help
       Shows this text.
@@ -489,7 +503,7 @@ export function describeFailure(error: unknown): FailureReport {
   if (error instanceof DataDirLockedError) {
     return { exitCode: 1, message: `${error.message}\nStop the server first, then run the command again.` };
   }
-  if (error instanceof AdminInputError || error instanceof CliError || error instanceof MigrationError) {
+  if (error instanceof AdminInputError || error instanceof CliError || error instanceof MigrationError || error instanceof BackupError) {
     return { exitCode: 1, message: error.message };
   }
   // These come from the machine or the database server, not from a bug: the message is enough.

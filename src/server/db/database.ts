@@ -19,6 +19,8 @@ export interface Database {
   kind: DatabaseKind;
   /** Connections as the schema owner; requests switch role per transaction (see with-user.ts). */
   pool: pg.Pool;
+  /** The embedded database itself (PGlite only): its data directory can be dumped (backup). */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -33,22 +35,48 @@ export interface OpenOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
   poolSize?: number;
+  /** How long to wait for a new PostgreSQL connection before giving up, in ms (issue 28). */
+  connectTimeoutMs?: number;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 20);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 20, options.connectTimeoutMs ?? 5000);
   return openPglite(options.dataDir);
 }
 
-function openPostgres(connectionString: string, max: number): Database {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
-  // An idle client's error (server restart) must not crash the process; the pool replaces it.
-  pool.on('error', () => undefined);
+function openPostgres(connectionString: string, max: number, connectionTimeoutMillis: number): Database {
+  // A connect that cannot succeed (the server is down or off the network) fails within
+  // connectionTimeoutMillis instead of holding the request forever; keepAlive notices a peer
+  // that vanished without closing the connection.
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis, keepAlive: true });
+  guardConnectionErrors(pool);
   return {
     kind: 'postgres',
     pool,
     close: () => pool.end(),
   };
+}
+
+/**
+ * No database error may end the process (issue 28). node-postgres emits 'error' on a client
+ * whose connection dies: the pool listens while the client is idle, but a client checked out by
+ * a request between two queries has no listener, and an 'error' event without one ends Node
+ * ("Unhandled 'error' event … terminating connection due to unexpected postmaster exit"). Every
+ * client gets a listener that hands the error to the pool's 'error' event, where the
+ * availability monitor (availability.ts) hears it; the pool always has a listener too.
+ */
+function guardConnectionErrors(pool: pg.Pool): void {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      pool.emit('error', error, client);
+    });
+  });
+}
+
+/** Opens (or, with `loadDataDir`, first fills from a dump) PGlite's files in `directory`. */
+export function createPglite(directory: string, loadDataDir?: Blob): Promise<PGlite> {
+  return PGlite.create(directory, { extensions: PGLITE_EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) });
 }
 
 /** The folder inside DATA_DIR that holds PGlite's files. */
@@ -60,12 +88,13 @@ async function openPglite(dataDir: string): Promise<Database> {
   fs.mkdirSync(dataDir, { recursive: true });
   const lock: DirectoryLock = acquireDirectoryLock(dataDir);
   try {
-    const pglite = await PGlite.create(pgliteDirectory(dataDir), { extensions: PGLITE_EXTENSIONS });
+    const pglite = await createPglite(pgliteDirectory(dataDir));
     const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0 });
-    pool.on('error', () => undefined);
+    guardConnectionErrors(pool);
     return {
       kind: 'pglite',
       pool,
+      pglite,
       async close() {
         await pool.end();
         await pglite.close();

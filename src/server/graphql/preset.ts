@@ -16,6 +16,8 @@ import { joinFunctionRowsLaterally } from './lateral-functions';
 import { oneReadTransactionPerQuery, withOneMessageSetup } from './pg-adaptor';
 import { InlineCaseColumnsPlugin } from './inline-columns';
 import { NOT_FOUND_OR_DENIED, NOT_FOUND_OR_DENIED_MESSAGE, RefuseHiddenRowsPlugin } from './refuse-hidden-rows';
+import { isDatabaseUnavailable } from '../db/availability';
+import { DATABASE_RETRY_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../http/unavailable';
 
 export const GRAPHQL_PATH = '/api/graphql';
 export const GRAPHIQL_PATH = '/api/graphiql';
@@ -26,6 +28,8 @@ export interface GraphqlOptions {
   maxRequestLength: number;
   /** Hardening (issue 16): the longest planning and execution of one request, in ms (0: none). */
   requestTimeoutMs?: number;
+  /** Issue 28: hears errors that say the database cannot be reached (the availability monitor). */
+  onDatabaseUnavailable?: (error: unknown) => void;
 }
 
 /**
@@ -51,7 +55,18 @@ const INPUT_ERRORS: { code: string; message: RegExp; rule: string; text: string 
   },
 ];
 
-export function maskError(error: GraphQLError): GraphQLError {
+export function maskError(error: GraphQLError, onDatabaseUnavailable?: (error: unknown) => void): GraphQLError {
+  // Issue 28: the database is gone, not the request wrong; the GraphQL scope turns this code into a 503.
+  if (isDatabaseUnavailable(error.originalError)) {
+    onDatabaseUnavailable?.(error.originalError);
+    return new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      path: error.path,
+      extensions: { code: 'DATABASE_UNAVAILABLE', retryAfterSeconds: DATABASE_RETRY_SECONDS },
+    });
+  }
   // PostGraphile's own "No values were deleted/updated in collection …": same answer as ours.
   if (/^No values were (deleted|updated) in collection/.test(error.message)) {
     return new GraphQLError(NOT_FOUND_OR_DENIED_MESSAGE, {
@@ -117,7 +132,7 @@ export function makePreset(options: GraphqlOptions): GraphileConfig.Preset {
       graphiqlOnGraphQLGET: false,
       maxRequestLength: options.maxRequestLength,
       websockets: false,
-      maskError,
+      maskError: (error) => maskError(error, options.onDatabaseUnavailable),
     },
     grafast: {
       // Hardening (issue 16): planning blocks the event loop, so it gets a small share of the

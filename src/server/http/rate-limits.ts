@@ -1,8 +1,9 @@
 /**
  * Request counters for the rate limits of issue 16: a fixed one-minute window per key
- * ("person:<id>", "address:<ip>"), in this process's memory. One server process holds one set
- * of counters; several processes behind a balancer each count their own (docs/OPERATIONS.md).
+ * ("person:<id>", "address:<ip>"), in this process's memory (the embedded database, one
+ * process), or in PostgreSQL for several processes (createSharedRequestLimiter, issue 28).
  */
+import type pg from 'pg';
 
 export interface WindowVerdict {
   allowed: boolean;
@@ -43,9 +44,40 @@ export class WindowCounter {
   }
 }
 
+export type LimitVerdict = { retryAfterSeconds: number; limited: 'person' | 'address' } | undefined;
+
 export interface RequestLimiter {
   /** undefined: go ahead; otherwise the seconds to wait and who was limited. */
-  check(identity: { userId: string | null }, address: string): { retryAfterSeconds: number; limited: 'person' | 'address' } | undefined;
+  check(identity: { userId: string | null }, address: string): LimitVerdict | Promise<LimitVerdict>;
+}
+
+/**
+ * The same limits kept in PostgreSQL (issue 28, migration 0170), so every server process
+ * behind a balancer counts into one window per key: one statement per request for both keys.
+ */
+export function createSharedRequestLimiter(pool: pg.Pool, options: { perPersonPerMinute: number; perAddressPerMinute: number }): RequestLimiter {
+  return {
+    async check(identity, ip) {
+      const keys: string[] = [];
+      const limits: number[] = [];
+      const kinds: ('address' | 'person')[] = [];
+      if (options.perAddressPerMinute > 0) {
+        keys.push(`address:${ip}`);
+        limits.push(options.perAddressPerMinute);
+        kinds.push('address');
+      }
+      if (identity.userId && options.perPersonPerMinute > 0) {
+        keys.push(`person:${identity.userId}`);
+        limits.push(options.perPersonPerMinute);
+        kinds.push('person');
+      }
+      if (keys.length === 0) return undefined;
+      const { rows } = await pool.query<{ waits: number[] }>('select app_private.hit_rate_limits($1::text[], $2::integer[], 60) as waits', [keys, limits]);
+      const waits = rows[0]!.waits;
+      const index = waits.findIndex((wait) => wait > 0);
+      return index < 0 ? undefined : { retryAfterSeconds: waits[index]!, limited: kinds[index]! };
+    },
+  };
 }
 
 /**

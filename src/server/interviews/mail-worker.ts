@@ -14,6 +14,7 @@ import { formatSlot } from '../../domain/format';
 import { interviewCalendar } from './ics';
 import { interviewSummary, renderInterviewMail, type InterviewMailKind } from './mail-templates';
 import { startPeriodic, type Periodic } from '../periodic';
+import type { AvailabilityGate } from '../db/availability';
 import { settleQueuedMail } from '../mail/queue';
 
 export interface InterviewMailContext {
@@ -112,9 +113,9 @@ export async function processInterviewMails(ctx: InterviewMailContext, limit = 5
 }
 
 /** Runs processInterviewMails every intervalMs until stopped; errors are logged, not thrown. */
-export function startInterviewMailWorker(ctx: InterviewMailContext, intervalMs: number): Periodic {
+export function startInterviewMailWorker(ctx: InterviewMailContext, intervalMs: number, gate?: AvailabilityGate): Periodic {
   return startPeriodic('interview mail worker', intervalMs, ctx.log, async () => {
     const counts = await processInterviewMails(ctx);
     if (counts.sent + counts.failed > 0) ctx.log.info(counts, 'interview mails processed');
-  });
+  }, gate);
 }

@@ -13,6 +13,7 @@ import { withOwner } from '../db/transaction';
 import type { Mailer } from '../mail/mailer';
 import type { MailKind } from '../mail/templates';
 import { startPeriodic, type Periodic } from '../periodic';
+import type { AvailabilityGate } from '../db/availability';
 import { settleQueuedMail } from '../mail/queue';
 
 export interface NotificationContext {
@@ -107,9 +108,9 @@ export async function processNotifications(ctx: NotificationContext, limit = 50)
 }
 
 /** Runs processNotifications every intervalMs until stopped; errors are logged, not thrown. */
-export function startNotificationWorker(ctx: NotificationContext, intervalMs: number): Periodic {
+export function startNotificationWorker(ctx: NotificationContext, intervalMs: number, gate?: AvailabilityGate): Periodic {
   return startPeriodic('notification worker', intervalMs, ctx.log, async () => {
     const counts = await processNotifications(ctx);
     if (counts.sent + counts.failed > 0) ctx.log.info(counts, 'notifications processed');
-  });
+  }, gate);
 }

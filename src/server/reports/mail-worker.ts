@@ -13,6 +13,7 @@ import { withOwner } from '../db/transaction';
 import type { Mailer } from '../mail/mailer';
 import { settleQueuedMail } from '../mail/queue';
 import { startPeriodic, type Periodic } from '../periodic';
+import type { AvailabilityGate } from '../db/availability';
 
 export type ReportMailKind = 'interview_outcome' | 'reregistration_invitation';
 
@@ -87,6 +88,6 @@ export async function sendReportMails(ctx: ReportMailContext, limit = 100): Prom
   });
 }
 
-export function startReportMailWorker(ctx: ReportMailContext, intervalMs: number): Periodic {
-  return startPeriodic('report mails', intervalMs, ctx.log, () => sendReportMails(ctx));
+export function startReportMailWorker(ctx: ReportMailContext, intervalMs: number, gate?: AvailabilityGate): Periodic {
+  return startPeriodic('report mails', intervalMs, ctx.log, () => sendReportMails(ctx), gate);
 }

@@ -8,6 +8,7 @@
  * (which accepts the empty body PostgREST clients send with DELETE) leave the rest of the app
  * alone.
  */
+import { sendDatabaseUnavailable } from '../http/unavailable';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import '../http/types';
@@ -84,6 +85,7 @@ function parseJsonBody(_request: FastifyRequest, body: string | Buffer, done: (e
 }
 
 function sendRestError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (request.server.databaseAvailability?.report(error)) return sendDatabaseUnavailable(reply, request.url);
   const response = toRestErrorResponse(error, Boolean(request.identity?.userId));
   if (response.internal) request.log.error({ err: error }, 'REST request failed');
   return reply.status(response.status).headers(response.headers).type(JSON_TYPE).send(response.body);

@@ -5,6 +5,7 @@
  * (camunda-reads.ts: filtered to the caller's cases by row-level security), then answers in
  * Camunda's shape, status codes and error bodies ({type, message}).
  */
+import { sendDatabaseUnavailable } from '../http/unavailable';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { withUser } from '../db/transaction';
@@ -72,6 +73,7 @@ export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool
     async (scope) => {
       scope.setErrorHandler((error: FastifyError | CamundaError, request: FastifyRequest, reply: FastifyReply) => {
         if (error instanceof CamundaError) return reply.status(error.statusCode).send(error.body);
+        if (request.server.databaseAvailability?.report(error)) return sendDatabaseUnavailable(reply, request.url);
         const fastifyError = error as FastifyError;
         if (fastifyError.validation) {
           return reply.status(400).send({ type: 'InvalidRequestException', message: `The request is not valid: ${fastifyError.message}.` });

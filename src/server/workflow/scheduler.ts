@@ -13,6 +13,7 @@ import type { Mailer } from '../mail/mailer';
 import type { MailKind } from '../mail/templates';
 import { JOB_BATCH, type WorkflowHost } from './host';
 import { startPeriodic, type Periodic } from '../periodic';
+import type { AvailabilityGate } from '../db/availability';
 import { settleQueuedMail } from '../mail/queue';
 
 export interface SchedulerContext {
@@ -73,9 +74,9 @@ export async function sendWorkflowMails(ctx: SchedulerContext, limit = 100): Pro
 }
 
 /** Runs `tick` every intervalMs until stopped; a failure is logged and the next run tries again. */
-export function startWorkflowScheduler(ctx: SchedulerContext, intervalMs: number): Periodic {
+export function startWorkflowScheduler(ctx: SchedulerContext, intervalMs: number, gate?: AvailabilityGate): Periodic {
   return startPeriodic('workflow scheduler', intervalMs, ctx.log, async () => {
     const counts = await tick(ctx);
     if (counts.jobs + counts.outbox + counts.starts + counts.mails > 0) ctx.log.debug(counts, 'workflow scheduler ran');
-  });
+  }, gate);
 }
