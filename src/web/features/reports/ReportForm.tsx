@@ -5,6 +5,7 @@
  * shows the rules by name; a coordinator may override a hard rule with a reason. A finalized
  * report is shown read-only; a coordinator may amend it with a reason.
  */
+import { errorText } from "../../ui/ErrorAlert";
 import {
   useCallback,
   useEffect,
@@ -170,7 +171,7 @@ export function ReportForm({
         if (caught instanceof ApiError && Array.isArray(caught.body.problems))
           setProblems(caught.body.problems as Problem[]);
         else
-          setError(caught instanceof Error ? caught.message : String(caught));
+          setError(errorText(t, caught));
       } finally {
         setBusy(false);
       }
@@ -179,7 +180,7 @@ export function ReportForm({
   );
 
   if (report.loadError)
-    return <Alert kind="error">{report.loadError.message}</Alert>;
+    return <Alert kind="error">{errorText(t, report.loadError)}</Alert>;
   if (!values) return <Spinner label={t("report.loading")} />;
   if (report.row?.state === "final")
     return (
@@ -273,7 +274,7 @@ export function ReportForm({
         ) : null}
         {error ? <Alert kind="error" focusOnShow>{error}</Alert> : null}
         {report.rejected ? (
-          <Alert kind="error">{report.rejected.message}</Alert>
+          <Alert kind="error">{errorText(t, report.rejected)}</Alert>
         ) : null}
         <div className="rp-actions">
           <span className="rp-state" role="status">
@@ -346,7 +347,7 @@ function FinalReport({
       setChanges({});
       onAmended();
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(errorText(t, caught));
     }
   };
   return (

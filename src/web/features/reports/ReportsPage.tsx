@@ -4,11 +4,11 @@
  * "Interviewbericht"; a follow-up booking of a case with a finalized report opens the feedback
  * report (?feedback=<id>). A booked interview that did not take place can be recorded as missed.
  */
+import { errorText } from "../../ui/ErrorAlert";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { isLocale, type Locale } from "../../../domain/locales";
-import { ApiError } from "../../api/client";
 import { useSession } from "../../session/session";
 import { Alert, Page, Spinner } from "../../ui/ui";
 import {
@@ -74,7 +74,7 @@ function BookingList({ onChanged }: { onChanged(): void }) {
       ([bookings, finalized]) => !stale && setData({ bookings, finalized }),
       (caught: unknown) =>
         !stale &&
-        setError(caught instanceof Error ? caught.message : String(caught)),
+        setError(errorText(t, caught)),
     );
     return () => {
       stale = true;
@@ -95,7 +95,7 @@ function BookingList({ onChanged }: { onChanged(): void }) {
       setAttempt((n) => n + 1);
       onChanged();
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : String(caught));
+      setError(errorText(t, caught));
     }
   };
   return (
