@@ -35,6 +35,7 @@ import { registerWordingRoutes } from './content/wording';
 import { registerMessageTemplateRoutes } from './letters/message-templates';
 import { registerExportRoutes } from './questionnaires/export';
 import { registerTrialRoutes } from './trial/routes';
+import { registerStaffAccountRoutes } from './staff/routes';
 import { registerDownloadRoutes } from './downloads/routes';
 import { registerWebApp } from './web/static';
 import { startNotificationWorker } from './notifications/worker';
@@ -190,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerExportRoutes(app, db.pool, config);
   registerReportExportRoutes(app, db.pool, config);
   registerTrialRoutes(app, db.pool);
+  registerStaffAccountRoutes(app, auth);
   registerDownloadRoutes(app, db.pool, config);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
