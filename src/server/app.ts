@@ -14,7 +14,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrationsUpToDate } from './db/migrate';
 import { ANONYMOUS } from './db/transaction';
-import { HttpError, inputSqlStatus } from './http/errors';
+import { HttpError, databaseRefusal } from './http/errors';
 import { DatabaseAvailability } from './db/availability';
 import { DATABASE_RETRY_SECONDS, sendDatabaseUnavailable } from './http/unavailable';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -37,6 +37,7 @@ import { registerWordingRoutes } from './content/wording';
 import { registerMessageTemplateRoutes } from './letters/message-templates';
 import { registerExportRoutes } from './questionnaires/export';
 import { registerTrialRoutes } from './trial/routes';
+import { registerStaffAccountRoutes } from './staff/routes';
 import { registerDownloadRoutes } from './downloads/routes';
 import { registerOwnDataRoutes } from './own-data/routes';
 import { registerWebApp } from './web/static';
@@ -222,6 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerExportRoutes(app, db.pool, config);
   registerReportExportRoutes(app, db.pool, config);
   registerIntegrityRoutes(app, db.pool);
+  registerStaffAccountRoutes(app, auth);
   registerDownloadRoutes(app, db.pool, config);
   registerOwnDataRoutes(app, db.pool);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
@@ -394,9 +396,10 @@ function errorHandler(error: FastifyError, request: FastifyRequest, reply: Fasti
     return reply.status(400).send({ error: 'invalid_request', message: `The request is not valid. ${summary}`, fields });
   }
   // A database error the input caused (a bad value, a broken constraint, a denied row) is the
-  // client's to fix: 4xx with PostgreSQL's message, never a 500 (issue 16).
-  const sqlStatus = inputSqlStatus(error);
-  if (sqlStatus) return reply.status(sqlStatus).send({ error: 'invalid_request', message: (error as Error).message });
+  // client's to fix: 4xx, never a 500 (issue 16), with the refusal's code and sentence and
+  // never PostgreSQL's own text (issue 27).
+  const refusal = databaseRefusal(error, Boolean(request.identity?.userId));
+  if (refusal) return reply.status(refusal.status).send({ error: refusal.code, message: refusal.message });
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const code = (error as { error?: string }).error === 'rate_limited' ? 'rate_limited' : (error.code ?? 'bad_request');

@@ -321,11 +321,11 @@ describe('row-level security', () => {
   it('refuses anonymous callers with 401 and a bad token with a PostgREST-shaped 401', async () => {
     const anonymous = await api('GET', '/api/scores');
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toMatchObject({ code: '42501', message: 'permission denied for schema rest_test' });
+    expect(anonymous.body).toMatchObject({ code: '42501', message: 'Please sign in first.', error: 'sign_in_required' });
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
     const bad = await api('GET', '/api/scores', { token: 'not-a-token' });
     expect(bad.status).toBe(401);
-    expect(Object.keys(bad.body).sort()).toEqual(['code', 'details', 'hint', 'message']);
+    expect(Object.keys(bad.body).sort()).toEqual(['code', 'details', 'error', 'hint', 'message']);
   });
 
   it('refuses writing a row into a case one is not a member of; nothing is stored', async () => {
@@ -336,7 +336,8 @@ describe('row-level security', () => {
       headers: { prefer: 'return=representation' },
     });
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ code: '42501', message: 'new row violates row-level security policy for table "scores"', details: null, hint: null });
+    // Issue 27: the refusal's code and sentence, never PostgreSQL's text naming the table.
+    expect(response.body).toEqual({ code: '42501', message: 'You are not allowed to do this.', details: null, hint: null, error: 'forbidden' });
     expect(await storedCount()).toBe(before);
   });
 
@@ -393,7 +394,7 @@ describe('writing', () => {
     expect([created.status, created.body]).toEqual([201, undefined]);
     const again = await api('POST', '/api/scores', { token: patientA.token, body: { id, case_id: patientA.caseId, time_of_measurement: 'minimal-2' } });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: '23505', message: 'duplicate key value violates unique constraint "scores_pkey"' });
+    expect(again.body).toMatchObject({ code: '23505', message: 'This exists already.', error: 'duplicate' });
     const ignored = await api('POST', '/api/scores', { token: patientA.token, body: { id, case_id: patientA.caseId, time_of_measurement: 'minimal-3' }, headers: { prefer: 'resolution=ignore-duplicates,return=representation' } });
     expect([ignored.status, ignored.body]).toEqual([201, []]);
     expect(await storedCount('id = $1 and time_of_measurement = $2', [id, 'minimal'])).toBe(1);
@@ -432,7 +433,7 @@ describe('writing', () => {
     const before = await storedCount();
     const response = await api('DELETE', '/api/scores', { token: therapist.token });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ code: '21000', message: 'DELETE requires a WHERE clause', details: null, hint: 'Add a filter such as id=eq.<id>.' });
+    expect(response.body).toEqual({ code: '21000', message: 'DELETE requires a WHERE clause', details: null, hint: 'Add a filter such as id=eq.<id>.', error: '21000' });
     expect(await storedCount()).toBe(before);
   });
 
@@ -454,7 +455,7 @@ describe('writing', () => {
 describe('bad input: a 4xx with {code, message}, nothing stored', () => {
   async function expectRefused(response: ApiResponse, status: number, code: string, message?: string | RegExp) {
     expect(response.status, JSON.stringify(response.body)).toBe(status);
-    expect(Object.keys(response.body).sort()).toEqual(['code', 'details', 'hint', 'message']);
+    expect(Object.keys(response.body).sort()).toEqual(['code', 'details', 'error', 'hint', 'message']);
     expect(response.body.code).toBe(code);
     if (message) expect(response.body.message).toMatch(message);
   }

@@ -435,6 +435,7 @@ interface SignInRow {
   id: string;
   password_hash: string;
   email_confirmed_at: Date | null;
+  disabled_at: Date | null;
 }
 
 /**
@@ -447,7 +448,7 @@ export async function signIn(ctx: AuthContext, login: string, password: string, 
   if (wait > 0) throw tooManyAttempts(wait);
   const found = await withOwner(ctx.pool, async (sql) => {
     const { rows } = await sql.query<SignInRow>(
-      `select u.id, s.password_hash, u.email_confirmed_at
+      `select u.id, s.password_hash, u.email_confirmed_at, s.disabled_at
          from app_public.users u join app_private.user_secrets s on s.user_id = u.id
         where (u.username = $1 or u.email = $1) and u.system_role = 'USER'`,
       [login],
@@ -463,6 +464,8 @@ export async function signIn(ctx: AuthContext, login: string, password: string, 
     throw invalidCredentials();
   }
   await ctx.throttle?.recordSuccess(login, address);
+  // Issue 27: a coordinator disabled the account (0160); said only to whoever knows the password.
+  if (found.disabled_at) throw new HttpError(403, 'account_disabled', 'This account is disabled. Please contact the coordinator of the trial.');
   if (!found.email_confirmed_at) {
     await recordAccountEvent(ctx.pool, { event: 'sign_in_failed', userId: found.id, detail: { reason: 'email_unconfirmed' }, address });
     throw new HttpError(403, 'email_unconfirmed', 'Please confirm your email address first: open the link we mailed you, or ask for a new one.');

@@ -11,6 +11,7 @@
  * The upload route has its own body limit (DOWNLOAD_MAX_BYTES), larger than BODY_LIMIT_BYTES
  * of the JSON routes, and reads any body as raw bytes: the type is taken from the bytes.
  */
+import { REFUSAL_MESSAGES } from '../../domain/refusals';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { attachmentDisposition, cleanFileName, sniffDownloadType, type DownloadType } from '../../domain/downloads';
@@ -88,7 +89,7 @@ function downloadError(error: unknown): unknown {
   };
   if (e.code === '42501') return forbidden('forbidden', 'Only coordinators may add or remove documents.');
   if (e.code === 'P0002') return notFound('document_not_found', 'There is no such document.');
-  if (e.code === '23514') return badRequest('document_invalid', `The document was refused (${e.constraint ?? 'check'}).`);
+  if (e.code === '23514') return badRequest('document_invalid', REFUSAL_MESSAGES.file_invalid);
   return error;
 }
 

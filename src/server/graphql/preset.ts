@@ -11,6 +11,7 @@ import { makePgService } from 'postgraphile/adaptors/pg';
 import type { FastifyRequest } from 'fastify';
 import { GraphQLError } from 'postgraphile/graphql';
 import { defaultMaskError } from 'postgraphile/grafserv';
+import { REFUSAL_MESSAGES, refusalForDatabaseError } from '../../domain/refusals';
 import { ANONYMOUS, pgSettingsFor } from '../db/transaction';
 import { joinFunctionRowsLaterally } from './lateral-functions';
 import { oneReadTransactionPerQuery, withOneMessageSetup } from './pg-adaptor';
@@ -34,13 +35,12 @@ export interface GraphqlOptions {
 
 /**
  * Database errors that describe the request, not the server (a denied permission, a broken
- * constraint, a rule raised by a SQL function), reach the client with their SQLSTATE as
- * `extensions.code`; anything else is masked and logged with an id.
+ * constraint, a rule raised by a SQL function), reach the client with their SQLSTATE (or the
+ * rule's own code) as `extensions.code`, the refusal's stable code as `extensions.refusal` and
+ * its sentence (src/domain/refusals.ts), never PostgreSQL's text; anything else is masked and
+ * logged with an id.
  */
 const CLIENT_SQLSTATE = /^(22|23|P0|42501|28)/;
-const FRIENDLY_MESSAGES: Record<string, string> = {
-  '42501': 'You are not allowed to do this.',
-};
 
 /**
  * Errors PostgreSQL raises before our functions run, for input they would refuse anyway: the
@@ -86,17 +86,18 @@ export function maskError(error: GraphQLError, onDatabaseUnavailable?: (error: u
         source: error.source,
         positions: error.positions,
         path: error.path,
-        extensions: { code: known.rule },
+        extensions: { code: known.rule, refusal: 'end_before_start' },
       });
     }
     // A rule raised by our SQL names itself in the hint (e.g. NOT_INVOLVED): that is the code.
     const code = original.code === 'P0001' && original.hint && /^[A-Z][A-Z_]+$/.test(original.hint) ? original.hint : original.code;
-    return new GraphQLError(FRIENDLY_MESSAGES[original.code] ?? original.message ?? 'The request was refused.', {
+    const refusal = refusalForDatabaseError({ ...original, code: original.code, message: original.message ?? '' });
+    return new GraphQLError(refusal?.message ?? REFUSAL_MESSAGES.rule_refused, {
       nodes: error.nodes,
       source: error.source,
       positions: error.positions,
       path: error.path,
-      extensions: { code, ...(original.constraint ? { constraint: original.constraint } : {}) },
+      extensions: { code, refusal: refusal?.code ?? 'rule_refused' },
     });
   }
   return defaultMaskError(error) as GraphQLError;

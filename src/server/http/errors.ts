@@ -4,6 +4,7 @@
  * internals in the body.
  */
 import type { FieldErrors } from '../../domain/accounts';
+import { isDatabaseError, refusalForDatabaseError, type Refusal } from '../../domain/refusals';
 
 export class HttpError extends Error {
   constructor(
@@ -26,12 +27,17 @@ export const forbidden = (code: string, message: string) => new HttpError(403, c
 export const notFound = (code: string, message: string) => new HttpError(404, code, message);
 export const conflict = (code: string, message: string, fields?: FieldErrors) => new HttpError(409, code, message, fields);
 
-/** The 4xx status of a PostgreSQL error that describes the request, or undefined. */
-export function inputSqlStatus(error: unknown): number | undefined {
-  const { code, severity } = error as { code?: unknown; severity?: unknown };
-  if (typeof code !== 'string' || typeof severity !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return undefined;
-  if (code === '23505' || code === '23503') return 409;
-  if (code === '42501') return 403;
-  if (code.startsWith('22') || code.startsWith('23') || code === 'P0001') return 400;
-  return undefined;
+/**
+ * The refusal a database error stands for (src/domain/refusals.ts: code, status, a sentence
+ * without database texts), or undefined when it is not the request's fault. Every route family
+ * (the app's handler, REST, GraphQL, the workflow routes) answers refusals through this.
+ */
+export function databaseRefusal(error: unknown, signedIn = true): Refusal | undefined {
+  return isDatabaseError(error) ? refusalForDatabaseError(error, signedIn) : undefined;
+}
+
+/** An HttpError for a database refusal, for handlers that wrap a database error themselves. */
+export function refusalError(error: unknown): HttpError | undefined {
+  const refusal = databaseRefusal(error);
+  return refusal && new HttpError(refusal.status, refusal.code, refusal.message);
 }

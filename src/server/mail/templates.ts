@@ -17,7 +17,9 @@ export type MailKind =
   // issue 26: nobody has taken a risk task on in time (the coordinators, then the on-call address)
   | 'safety_task_unacknowledged' | 'safety_on_call'
   // issue 14: a patient sent a worksheet; a therapist answered one (content-free)
-  | 'new_worksheet' | 'worksheet_feedback';
+  | 'new_worksheet' | 'worksheet_feedback'
+  // issue 27: a coordinator invited a staff member, who chooses a password through the link
+  | 'staff_invitation';
 
 export interface MailContent {
   subject: string;
@@ -205,6 +207,20 @@ const templates: Record<MailKind, Record<Locale, Template>> = {
     en: (p) => ({
       subject: 'Sanad: you have a new message',
       text: `Hello ${p.username},\n\nthere is a new message for you on Sanad. To read it, sign in here:\n${p.link}\n\nTo protect your privacy, we never send the content of messages by email.\n\n${footer.en}`,
+    }),
+  },
+  staff_invitation: {
+    ar: (p) => ({
+      subject: 'سند: دعوة إلى فريق العمل',
+      text: `مرحبًا ${p.username}،\n\nأُنشئ لك حساب في فريق سند. لاختيار كلمة المرور وتفعيل الحساب، افتح الرابط التالي:\n${p.link}\n\nإذا انتهت صلاحية الرابط، اطلب من المنسِّق دعوة جديدة.\n\n${footer.ar}`,
+    }),
+    de: (p) => ({
+      subject: 'Sanad: Einladung ins Team',
+      text: `Hallo ${p.username},\n\nfür Sie wurde ein Konto im Sanad-Team angelegt. Um Ihr Passwort zu wählen und das Konto zu nutzen, öffnen Sie diesen Link:\n${p.link}\n\nIst der Link abgelaufen, bitten Sie die Koordination um eine neue Einladung.\n\n${footer.de}`,
+    }),
+    en: (p) => ({
+      subject: 'Sanad: you are invited to the team',
+      text: `Hello ${p.username},\n\nan account on the Sanad team was created for you. To choose your password and start using it, open this link:\n${p.link}\n\nIf the link has expired, ask the coordinator for a new invitation.\n\n${footer.en}`,
     }),
   },
   reset_password: {

@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import { withUser, type Sql } from '../db/transaction';
-import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
+import { HttpError, badRequest, forbidden, notFound, refusalError } from '../http/errors';
 import { completeTaskAsServer } from '../workflow/commands';
 import type { WorkflowHost } from '../workflow/host';
 import { typed } from '../workflow/variables';
@@ -36,8 +36,8 @@ export function reportDatabaseError(error: unknown): unknown {
   if (e.hint === 'final_report_exists') return new HttpError(409, e.hint, FINAL_REPORT_EXISTS);
   if (e.code === '23505') return new HttpError(409, 'report_exists', 'This booking already has a report; open it and save there.');
   if (e.code === '42501') return forbidden('not_allowed', 'You may not change this report: only the interviewer of the booking or a coordinator can.');
-  if (e.code.startsWith('22') || e.code.startsWith('23')) return badRequest('invalid', e.message ?? 'A value does not fit the report.');
-  return error;
+  // Everything else as every route says it (src/domain/refusals.ts), never PostgreSQL's text.
+  return refusalError(error) ?? error;
 }
 
 const NOT_IN_INTERVIEW_PHASE = 'The trial of this case is not waiting for an interview outcome, so the report cannot be signed now.';

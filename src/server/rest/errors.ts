@@ -5,12 +5,15 @@
  * the SQLSTATE for errors the database raised.
  */
 import { HttpError } from '../http/errors';
+import { isDatabaseError, refusalForDatabaseError } from '../../domain/refusals';
 
 export interface RestErrorBody {
   code: string;
   message: string;
   details: string | null;
   hint: string | null;
+  /** Sanad's stable refusal code (src/domain/refusals.ts), which the web app translates. */
+  error?: string;
 }
 
 /** A problem with the request that the client can fix; the status is always 4xx. */
@@ -27,7 +30,7 @@ export class RestError extends Error {
   }
 
   body(): RestErrorBody {
-    return { code: this.code, message: this.message, details: this.details, hint: this.hint };
+    return { code: this.code, message: this.message, details: this.details, hint: this.hint, error: this.code };
   }
 }
 
@@ -54,22 +57,6 @@ export function unwritableColumn(collection: string, column: string, known: bool
         'The server sets this column; leave it out of the request body.',
       )
     : new RestError(400, 'PGRST204', `Could not find the '${column}' column of '${collection}' in the schema cache`);
-}
-
-/** What node-postgres and PGlite attach to an error raised by the database. */
-interface DatabaseErrorLike {
-  code: string;
-  message: string;
-  severity?: string;
-  detail?: string;
-  hint?: string;
-}
-
-function isDatabaseError(error: unknown): error is DatabaseErrorLike {
-  if (!(error instanceof Error)) return false;
-  const { code, severity } = error as Partial<DatabaseErrorLike>;
-  // `severity` tells a server error from a Node system error such as EPIPE (also five letters).
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof severity === 'string';
 }
 
 /**
@@ -104,6 +91,7 @@ const INTERNAL_BODY: RestErrorBody = {
   message: 'Something went wrong on our side. Please try again later.',
   details: null,
   hint: null,
+  error: 'internal',
 };
 
 /** Fastify's codes for request-body problems, in PostgREST's terms. */
@@ -129,13 +117,16 @@ export function toRestErrorResponse(error: unknown, signedIn: boolean): RestErro
   }
   if (error instanceof HttpError) {
     // Thrown by shared code (the token check, a collection's beforeWrite hook).
-    const body = { code: error.code, message: error.message, details: fieldSummary(error), hint: null };
+    const body = { code: error.code, message: error.message, details: fieldSummary(error), hint: null, error: error.code };
     return { status: error.statusCode, body, headers: withAuthHeader(error.statusCode), internal: error.statusCode >= 500 };
   }
   if (isDatabaseError(error)) {
+    // PostgREST's status and SQLSTATE `code` for its clients; the sentence and `error` code of
+    // the refusal instead of PostgreSQL's text, which names tables and constraints (issue 27).
     const status = statusForSqlState(error.code, error.message, signedIn);
-    if (status === null) return { status: 500, body: INTERNAL_BODY, headers: {}, internal: true };
-    const body = { code: error.code, message: error.message, details: error.detail ?? null, hint: error.hint ?? null };
+    const refusal = refusalForDatabaseError(error, signedIn);
+    if (status === null || !refusal) return { status: 500, body: INTERNAL_BODY, headers: {}, internal: true };
+    const body = { code: error.code, message: refusal.message, details: null, hint: null, error: refusal.code };
     return { status, body, headers: withAuthHeader(status), internal: false };
   }
   const { statusCode, code, message } = error as { statusCode?: unknown; code?: unknown; message?: unknown };
@@ -146,6 +137,7 @@ export function toRestErrorResponse(error: unknown, signedIn: boolean): RestErro
       message: known?.message ?? (typeof message === 'string' ? message : 'The request is not valid.'),
       details: null,
       hint: null,
+      error: known?.code ?? (typeof code === 'string' ? code : 'PGRST000'),
     };
     return { status: statusCode, body, headers: withAuthHeader(statusCode), internal: false };
   }

@@ -121,11 +121,11 @@ describe('error responses', () => {
     expect(statusForSqlState('XX000', '', true)).toBeNull();
   });
 
-  it('shapes every error as {code, message, details, hint}', () => {
+  it('shapes every error as {code, message, details, hint}, with the refusal instead of the database text', () => {
     const dbError = Object.assign(new Error('duplicate key value violates unique constraint "x"'), { code: '23505', severity: 'ERROR', detail: 'Key (id)=(1) already exists.' });
     expect(toRestErrorResponse(dbError, true)).toEqual({
       status: 409,
-      body: { code: '23505', message: 'duplicate key value violates unique constraint "x"', details: 'Key (id)=(1) already exists.', hint: null },
+      body: { code: '23505', message: 'This exists already.', details: null, hint: null, error: 'duplicate' },
       headers: {},
       internal: false,
     });
@@ -133,7 +133,7 @@ describe('error responses', () => {
     expect([internal.status, internal.internal, internal.body.message]).toEqual([500, true, 'Something went wrong on our side. Please try again later.']);
     expect(toRestErrorResponse(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }), true).status).toBe(500);
     const http = toRestErrorResponse(new HttpError(401, 'invalid_token', 'Sign in again.'), false);
-    expect(http).toEqual({ status: 401, body: { code: 'invalid_token', message: 'Sign in again.', details: null, hint: null }, headers: { 'www-authenticate': 'Bearer' }, internal: false });
+    expect(http).toEqual({ status: 401, body: { code: 'invalid_token', message: 'Sign in again.', details: null, hint: null, error: 'invalid_token' }, headers: { 'www-authenticate': 'Bearer' }, internal: false });
     const media = toRestErrorResponse(Object.assign(new Error('Unsupported Media Type'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), true);
     expect([media.status, media.body.code]).toEqual([415, 'PGRST107']);
   });

@@ -22,7 +22,7 @@ import { checkAllocation, generateTickets, parseAllocationTable, type Ticket } f
 import { consortFlow, participantCells, PARTICIPANT_COLUMNS, type Participant } from '../../domain/consort';
 import { toCsv, type Cell } from '../../domain/instruments/export';
 import { withUser, type Sql } from '../db/transaction';
-import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors';
+import { badRequest, conflict, forbidden, HttpError, notFound, refusalError, unauthorized } from '../http/errors';
 import { completeTask } from '../workflow/commands';
 import { CamundaError } from '../workflow/errors';
 import type { WorkflowHost } from '../workflow/host';
@@ -33,7 +33,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** SQL errors raised by the trial functions (errcode + hint) as errors a person can act on. */
 export function trialError(error: unknown): unknown {
   const e = error as { code?: string; hint?: string; message?: string };
-  const code = e.hint ?? 'trial_error';
+  // Without a rule's hint it is a constraint or a policy: said as every route says it.
+  if (!e.hint) return refusalError(error) ?? error;
+  const code = e.hint;
   const message = e.message ?? 'The request was refused.';
   switch (e.code ?? '') {
     case '42501':

@@ -10,7 +10,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type pg from 'pg';
 import { withUser } from '../db/transaction';
 import { CamundaError, invalidRequest, notFound } from './errors';
-import { inputSqlStatus } from '../http/errors';
+import { databaseRefusal } from '../http/errors';
 import type { WorkflowHost } from './host';
 import { parseTypedVariables, type TypedVariables } from './variables';
 import {
@@ -83,12 +83,15 @@ export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool
           const message = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'The request body is not valid JSON.' : error.message;
           return reply.status(status).send({ type: 'InvalidRequestException', message });
         }
-        // A value PostgreSQL cannot take (a NUL byte, a malformed id or date): the request's fault.
-        if (inputSqlStatus(error) === 400) {
-          return reply.status(400).send({ type: 'InvalidRequestException', message: 'The request holds a value that is not valid here (check ids, dates and text for stray characters).' });
-        }
-        if ((error as { code?: string }).code === '23505') {
+        if ((error as { code?: string }).code === '23505' && (error as { constraint?: string }).constraint?.startsWith('workflow_instances')) {
           return reply.status(400).send({ type: 'InvalidRequestException', message: 'The case already has a running process with this business key.' });
+        }
+        // A refusal of the database (a bad value, a broken rule, a denied row): its code and
+        // sentence, never PostgreSQL's text (src/domain/refusals.ts).
+        const refusal = databaseRefusal(error, Boolean(request.identity?.userId));
+        if (refusal) {
+          const type = refusal.status === 403 ? 'AuthorizationException' : 'InvalidRequestException';
+          return reply.status(refusal.status === 409 ? 400 : refusal.status).send({ type, message: refusal.message, code: refusal.code });
         }
         request.log.error({ err: error }, 'workflow request failed');
         return reply.status(500).send({ type: 'ProcessEngineException', message: 'Something went wrong on our side. Please try again later.' });

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { errorKey } from './error-key';
 
 describe('error keys', () => {
-  it('prefers the broken constraint, then the rule’s own code, then the SQLSTATE', () => {
+  it('takes the server’s refusal code first, then the constraint, the rule’s own code and the SQLSTATE', () => {
+    expect(errorKey({ code: '23514', message: 'x', body: { refusal: 'sent_needs_content' } })).toBe('sent_needs_content');
     expect(errorKey({ code: '23514', message: 'x', body: { constraint: 'sent_has_recipients' } })).toBe('recipients_required');
+    expect(errorKey({ code: '23514', message: 'x', body: { constraint: 'case_suicide_calls_score_range' } })).toBe('out_of_range');
     expect(errorKey({ code: 'NOT_INVOLVED', message: 'Not involved in this case', body: {} })).toBe('not_involved');
     expect(errorKey({ code: 'SENT_MESSAGE_IMMUTABLE', message: 'x', body: {} })).toBe('sent_message_locked');
     expect(errorKey({ code: 'P0001', message: 'Something new', body: {} })).toBe('rule_refused');

@@ -1,19 +1,30 @@
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { errorKey } from '../api/error-key';
-import type { ApiError } from '../api/client';
+import { ApiError } from '../api/client';
+import { refusalKeys } from '../../domain/refusals';
 import { Alert } from './ui';
 
 /**
- * A failed request, said in the person's language by its code (spec §8 "coded errors").
- * `focusOnShow` is for the error summary of a form: each new failed submit moves the focus
- * to it. Load and polling errors leave it off, so a background refetch never steals focus.
+ * A failed request in the person's language, by its code (spec §8 "coded errors"; the codes of
+ * src/domain/refusals.ts). Never the server's text: that is English and meant for API clients.
+ */
+export function errorText(t: TFunction, error: unknown): string {
+  if (!(error instanceof ApiError)) return t('errorCodes.unknown');
+  return t(refusalKeys(errorKey(error)), { defaultValue: t('errorCodes.unknown') });
+}
+
+/**
+ * A failed request as an alert. `focusOnShow` is for the error summary of a form: each new
+ * failed submit moves the focus to it. Load and polling errors leave it off, so a background
+ * refetch never steals focus.
  */
 export function ErrorAlert({ error, focusOnShow = false }: { error: ApiError | null; focusOnShow?: boolean }) {
   const { t } = useTranslation();
   if (!error) return null;
   return (
     <Alert kind="error" focusOnShow={focusOnShow} focusKey={error}>
-      {t(`errorCodes.${errorKey(error)}`, { defaultValue: t('errorCodes.unknown') })}
+      {errorText(t, error)}
     </Alert>
   );
 }

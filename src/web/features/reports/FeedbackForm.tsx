@@ -1,4 +1,5 @@
 /** The follow-up feedback report (spec §3 FeedbackInterviewReport): eight fields, saved as typed. */
+import { errorText } from "../../ui/ErrorAlert";
 import { useTranslation } from "react-i18next";
 import { FEEDBACK_FIELDS } from "../../../domain/interview-report";
 import { isLocale, type Locale } from "../../../domain/locales";
@@ -24,7 +25,7 @@ export function FeedbackForm({
     saveFeedback,
   );
   if (feedback.loadError)
-    return <Alert kind="error">{feedback.loadError.message}</Alert>;
+    return <Alert kind="error">{errorText(t, feedback.loadError)}</Alert>;
   if (!feedback.values) return <Spinner label={t("report.loading")} />;
   const values = feedback.values;
   return (
@@ -45,7 +46,7 @@ export function FeedbackForm({
         />
       ))}
       {feedback.rejected ? (
-        <Alert kind="error">{feedback.rejected.message}</Alert>
+        <Alert kind="error">{errorText(t, feedback.rejected)}</Alert>
       ) : null}
       <div className="rp-actions">
         <span className="rp-state" role="status">

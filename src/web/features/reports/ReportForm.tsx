@@ -5,6 +5,7 @@
  * shows the rules by name; a coordinator may override a hard rule with a reason. A finalized
  * report is shown read-only; a coordinator may amend it with a reason.
  */
+import { errorText } from "../../ui/ErrorAlert";
 import {
   useCallback,
   useEffect,
@@ -218,7 +219,7 @@ export function ReportForm({
         else if (caught instanceof ApiError && caught.code === "interview_not_started")
           setError(t("careTeam.report.signAfterStart"));
         else
-          setError(caught instanceof Error ? caught.message : String(caught));
+          setError(errorText(t, caught));
       } finally {
         setBusy(false);
       }
@@ -227,7 +228,7 @@ export function ReportForm({
   );
 
   if (report.loadError)
-    return <Alert kind="error">{report.loadError.message}</Alert>;
+    return <Alert kind="error">{errorText(t, report.loadError)}</Alert>;
   if (!values) return <Spinner label={t("report.loading")} />;
   if (report.row?.state === "final")
     return (
@@ -405,7 +406,7 @@ function FinalReport({
         setError(null);
         return setRuleProblems(caught.body.problems as Problem[]);
       }
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(errorText(t, caught));
     }
   };
   return (

@@ -4,12 +4,12 @@
  * "Interviewbericht"; a follow-up booking of a case with a finalized report opens the feedback
  * report (?feedback=<id>). A booked interview that did not take place can be recorded as missed.
  */
+import { errorText } from "../../ui/ErrorAlert";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { formatDateTime } from "../../../domain/format";
 import { isLocale, type Locale } from "../../../domain/locales";
-import { ApiError } from "../../api/client";
 import { useSession } from "../../session/session";
 import { useConfirm } from "../../ui/confirm";
 import { Alert, Page, Spinner } from "../../ui/ui";
@@ -73,7 +73,7 @@ function BookingList({ onChanged }: { onChanged(): void }) {
       ([bookings, finalized]) => !stale && setData({ bookings, finalized }),
       (caught: unknown) =>
         !stale &&
-        setError(caught instanceof Error ? caught.message : String(caught)),
+        setError(errorText(t, caught)),
     );
     return () => {
       stale = true;
@@ -100,7 +100,7 @@ function BookingList({ onChanged }: { onChanged(): void }) {
       setAttempt((n) => n + 1);
       onChanged();
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : String(caught));
+      setError(errorText(t, caught));
     }
   };
   return (
