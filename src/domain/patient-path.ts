@@ -168,7 +168,10 @@ export function careRolesShown(phase: PatientPhase): CareRole[] {
       return ['therapist'];
     case 'counseling':
       return ['counselor'];
-    default:
+    case 'registration':
+    case 'screening':
+    case 'rejected':
+    case 'excluded':
       return [];
   }
 }
