@@ -5,7 +5,7 @@
  * their lists.
  */
 import { isStaff, type AccountFlags } from './roles';
-import { phaseDestinations } from './patient-path';
+import { bookingOpen, phaseDestinations } from './patient-path';
 import { canAccess, routeById, type RouteId } from './routes';
 
 export type HomeKind = 'patient' | 'counselor' | 'staff';
@@ -47,7 +47,7 @@ export function destinations(flags: AccountFlags, isCounselor: boolean, availabl
   if (kind === 'patient' && stage) {
     const extra = phaseDestinations(stage);
     const at = order.indexOf('surveys') + 1;
-    order = [...order.slice(0, at), ...extra, ...order.slice(at)];
+    order = [...order.slice(0, at), ...extra, ...order.slice(at)].filter((id) => id !== 'interviewBooking' || bookingOpen(stage));
   }
   return order.filter((id) => available(id) && canAccess(routeById(id), flags));
 }

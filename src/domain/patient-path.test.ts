@@ -79,6 +79,16 @@ describe('menu by stage', () => {
     expect(menu.includes('allExercises')).toBe(shown);
     expect(menu.includes('pastLetters')).toBe(shown);
   });
+  it.each([
+    ['registration', true],
+    ['screening', false],
+    ['interview', true],
+    ['treatment', false],
+    ['excluded', false],
+    ['finished', false],
+  ] as [string, boolean][])('stage %s: booking in the menu = %s', (stage, shown) => {
+    expect(destinations(patient, false, () => true, stage).includes('interviewBooking')).toBe(shown);
+  });
   it('keeps the menu of staff as it was', () => {
     const staff = { ...patient, isPatientAccount: false, isTherapistAccount: true };
     expect(destinations(staff, false, () => true, 'treatment')).not.toContain('allExercises');

@@ -112,6 +112,17 @@ export function waitsForTeam(phase: PatientPhase): boolean {
   return phase === 'awaitingInterview' || phase === 'awaitingAllocation' || phase === 'registration' || phase === 'screening' || phase === 'booking';
 }
 
+/**
+ * Stages in which an interview may be booked (the server's gate, 0122, says the same): after
+ * the screening, before the decision; 'registration' is a case without a trial yet.
+ */
+export const BOOKING_STAGES: readonly string[] = ['registration', 'interview'];
+
+/** Whether the booking belongs in the patient's menu at this stage. */
+export function bookingOpen(stage: string): boolean {
+  return BOOKING_STAGES.includes(stage);
+}
+
 /** The destinations a patient's phase adds to the menu after `home`'s fixed ones. */
 export function phaseDestinations(stage: string): RouteId[] {
   return treatmentStarted(stage) ? ['allExercises', 'pastLetters'] : [];
