@@ -96,9 +96,24 @@ describe('the home follows the stage', () => {
     await page.getByRole('button', { name: ar.shell.menu }).click();
     await page.getByRole('link', { name: ar.nav.allExercises }).waitFor();
     await page.getByRole('link', { name: ar.nav.pastLetters }).waitFor();
+    // "My path" shows the patient's steps in their words; /due leads to the worksheet.
+    await page.getByRole('link', { name: ar.nav.workflows }).click();
+    await page.getByRole('heading', { level: 1, name: ar.patientPath.pathTitle }).waitFor();
+    await page.getByText(ar.patientPath.steps.worksheetTask).first().waitFor();
+    const body = await page.locator('main').innerText();
+    for (const raw of ['safety', 'treatment-modules', 'trial', 'Overdue', 'worksheetTask', 'Work on a worksheet', 'cbt_thoughts']) expect(body).not.toContain(raw);
+    await expectNoOverflow(page, 'my path (ar, 360)');
+    await screenshot(page, 'patient-workflows-ar-360');
+    await page.getByRole('button', { name: ar.shell.menu }).click();
+    await page.getByRole('link', { name: ar.nav.due }).click();
+    await page.getByRole('link', { name: new RegExp(ar.tasks.actions.worksheetTask) }).first().click();
+    await page.getByRole('heading', { level: 1, name: ar.therapy.exercisesTitle }).waitFor();
     const desk = await home(patient.token, 'de');
     await desk.getByRole('heading', { name: de.patientPath.phase.treatment.title, exact: true }).waitFor();
     await desk.getByRole('link', { name: de.nav.allExercises }).first().waitFor();
     await screenshot(desk, 'patient-home-treatment-de-desktop');
+    await desk.getByRole('link', { name: de.nav.workflows }).click();
+    await desk.getByRole('heading', { level: 1, name: de.patientPath.pathTitle }).waitFor();
+    await screenshot(desk, 'patient-workflows-de-desktop');
   });
 });
