@@ -43,6 +43,15 @@ const BY_RULE: Record<string, string> = {
   NOT_STARTED: 'not_started',
   SERIES_LENGTH: 'series_length',
   TIME_ZONE_UNKNOWN: 'time_zone_unknown',
+  // Stage gates (db/migrations/0122-stage-gates.sql): the real reason, in kind words (issue 25)
+  SCREENING_NOT_COMPLETE: 'screening_not_complete',
+  BOOKING_CLOSED: 'booking_closed',
+  PATH_FINISHED: 'path_finished',
+  PATH_ENDED_SCREENING: 'path_ended_screening',
+  PATH_ENDED_INTERVIEW: 'path_ended_interview',
+  PATH_ENDED_MISSED_INTERVIEW: 'path_ended_missed_interview',
+  PATH_ENDED_TEAM: 'path_ended_team',
+  PATH_ENDED_DROPOUT: 'path_ended_dropout',
 };
 
 const BY_CODE: Record<string, string> = {
