@@ -5,6 +5,7 @@
  * their lists.
  */
 import { isStaff, type AccountFlags } from './roles';
+import { bookingOpen, phaseDestinations } from './patient-path';
 import { canAccess, routeById, type RouteId } from './routes';
 
 export type HomeKind = 'patient' | 'counselor' | 'staff';
@@ -35,9 +36,20 @@ const ORDER: Record<HomeKind, RouteId[]> = {
   ],
 };
 
-/** The menu of a signed-in person: the routes of their kind that exist and they may open. */
-export function destinations(flags: AccountFlags, isCounselor: boolean, available: (id: RouteId) => boolean): RouteId[] {
-  return ORDER[homeKind(flags, isCounselor)].filter((id) => available(id) && canAccess(routeById(id), flags));
+/**
+ * The menu of a signed-in person: the routes of their kind that exist and they may open. A
+ * patient's menu grows with their path (src/domain/patient-path.ts): once the treatment starts
+ * (`stage` of their case), the worksheets and the letters follow the questionnaires.
+ */
+export function destinations(flags: AccountFlags, isCounselor: boolean, available: (id: RouteId) => boolean, stage: string | null = null): RouteId[] {
+  const kind = homeKind(flags, isCounselor);
+  let order = ORDER[kind];
+  if (kind === 'patient' && stage) {
+    const extra = phaseDestinations(stage);
+    const at = order.indexOf('surveys') + 1;
+    order = [...order.slice(0, at), ...extra, ...order.slice(at)].filter((id) => id !== 'interviewBooking' || bookingOpen(stage));
+  }
+  return order.filter((id) => available(id) && canAccess(routeById(id), flags));
 }
 
 /** The destinations kept on the bar of a phone (the rest are in the menu): home and messages. */

@@ -109,7 +109,11 @@ const PATIENT_TASK_PATHS: Record<string, string> = {
   postTask: '/messungen/post',
   fu1Task: '/messungen/fu1',
   fu2Task: '/messungen/fu2',
-  patientTreatmentTask: '/conversation',
+  // The sessions' work is done in the worksheets; the task completes when the therapist closes
+  // the treatment (src/server/workflow/task-hooks.ts, TASKS_COMPLETED_WITH).
+  patientTreatmentTask: '/all-exercises',
+  // One worksheet the treatment assigned (workflows/treatment-modules.bpmn): sending it completes it.
+  worksheetTask: '/all-exercises',
 };
 
 /** The trial's questionnaire tasks and the time of measurement each stands for. */

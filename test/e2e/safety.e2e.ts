@@ -65,10 +65,10 @@ describe('clinical safety end to end', () => {
         await page.waitForFunction((id) => !document.querySelector(`[data-item="${id}"]`), `item${i}`);
       }
     }
-    // At once, before moving on: the calm panel with the fallback while no contacts are set up.
+    // At once, before moving on: the calm panel with the shipped default contacts (0121, issue 25).
     const panel = page.getByRole('region', { name: ar.safety.crisis.title });
     await panel.waitFor();
-    await expect.poll(() => panel.textContent()).toContain(ar.safety.crisis.noContacts);
+    await expect.poll(() => panel.textContent()).toContain('0800 111 0 111');
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
     await expectNoOverflow(page, 'crisis panel');
     await screenshot(page, 'safety-crisis-panel-ar-360');

@@ -596,6 +596,13 @@ describe('exclusion by a call', () => {
 describe('the patient side', () => {
   it('crisis contacts per locale with a fallback, and a notice while none is configured', async () => {
     const query = `query($l: String!) { crisisHelp(languageCode: $l) { languageCode content } crisisHelpMissingLocales }`;
+    // Every installation starts with default contacts per locale (0121, issue 25).
+    const shipped = await t.graphql(query, { l: 'ar' }, patient.token);
+    expect(shipped.data.crisisHelp).toMatchObject({ languageCode: 'ar' });
+    expect(shipped.data.crisisHelp.content).toContain('0800 111 0 111');
+    expect((await t.graphql(query, { l: 'ar' }, coordinator.token)).data.crisisHelpMissingLocales).toEqual([]);
+    // Without any (a clinic removed them), the fallback and the notice:
+    await pool().query(`delete from app_public.content_templates where type = 'MESSAGE' and code = 'crisis_help'`);
     const none = await t.graphql(query, { l: 'ar' }, coordinator.token);
     expect(none.data.crisisHelp).toBeNull();
     expect(none.data.crisisHelpMissingLocales).toEqual(['ar', 'de', 'en']);

@@ -83,14 +83,20 @@ describe('the end of the treatment ends the worksheet tasks', () => {
     for (const c of [closing, running]) expect((await worksheetTasks(c.caseId)).every((task) => task.end_time === null)).toBe(true);
   });
 
-  it('keeps the tasks while only the therapist has closed the treatment', async () => {
+  it('ends the treatment when the therapist closes it: the patient\'s session task completes with it (issue 25)', async () => {
+    await trial.openTask(closing.caseId, 'patientTreatmentTask');
     await trial.complete(closing.caseId, 'therapistTreatmentTask', therapist.token);
-    expect((await worksheetTasks(closing.caseId)).every((task) => task.end_time === null)).toBe(true);
+    await t.sanad.workflow.tick();
+    // Nobody closes the patient's "work through the treatment sessions" by hand any more.
+    expect(await trial.openTasks(closing.caseId, 'patientTreatmentTask')).toEqual([]);
+    const { rows } = await pool().query(
+      `select delete_reason from app_public.workflow_tasks where case_id = $1 and task_definition_key = 'patientTreatmentTask'`,
+      [closing.caseId],
+    );
+    expect(rows).toEqual([{ delete_reason: 'completed' }]);
   });
 
   it('ends the open worksheet tasks of the case whose treatment phase completed, and only of that case', async () => {
-    await trial.complete(closing.caseId, 'patientTreatmentTask', closing.patient.token);
-    await t.sanad.workflow.tick();
     await trial.openTask(closing.caseId, 'postTask');
     const ended = await worksheetTasks(closing.caseId);
     expect(ended.map((task) => task.end_time !== null)).toEqual([true, true]);

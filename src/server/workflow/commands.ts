@@ -13,7 +13,7 @@ import type { Sql } from '../db/transaction';
 import { CamundaError, forbidden, invalidRequest, notFound } from './errors';
 import type { FormField } from './definitions';
 import type { WorkflowHost } from './host';
-import { refuseServerOnlyTask, TASK_COMPLETION_HOOKS, withServerFields } from './task-hooks';
+import { refuseServerOnlyTask, TASK_COMPLETION_HOOKS, TASKS_COMPLETED_WITH, withServerFields } from './task-hooks';
 import type { TypedVariables } from './variables';
 
 export interface CommandContext {
@@ -347,6 +347,9 @@ export async function completeTask(
   if (hook) Object.assign(variables, await hook(sql, { taskId: task.id, caseId: task.case_id, submitted: variables }));
   await becomeOwner(sql);
   await runCompletion(sql, host, task, variables, userId, call);
+  for (const companion of TASKS_COMPLETED_WITH[task.task_definition_key] ?? []) {
+    await completeTaskAsServer(sql, host, { caseId: task.case_id, taskDefinitionKey: companion });
+  }
   return { processInstanceId: task.process_instance_id };
 }
 

@@ -57,3 +57,15 @@ export function refuseServerOnlyTask(taskDefinitionKey: string): void {
   const why = SERVER_ONLY_TASKS[taskDefinitionKey];
   if (why) throw forbidden(why);
 }
+
+/**
+ * Tasks that end with another one (issue 25). The patient's "work through the treatment
+ * sessions" (patientTreatmentTask) runs beside the therapist's "close the treatment"
+ * (therapistTreatmentTask) and the treatment ends when both are done; the patient does the
+ * sessions' work in the worksheets and letters, and no act of theirs marks the treatment as
+ * complete. So when the therapist closes the treatment, the patient's task completes with it
+ * (by the server, in the same transaction), and nobody has to close it by hand.
+ */
+export const TASKS_COMPLETED_WITH: Record<string, readonly string[]> = {
+  therapistTreatmentTask: ['patientTreatmentTask'],
+};

@@ -9,17 +9,22 @@
  * marked (aria-current and a visible mark) in both.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
 import { destinations } from '../../domain/navigation';
+import { isStaff } from '../../domain/roles';
 import { canAccess, routeById, type Layout as LayoutName, type RouteId } from '../../domain/routes';
 import { isAvailable } from '../app/screens';
 import { unreadQuery } from '../features/messages/api';
+import { patientPathQuery } from '../features/patient/api';
 import { accountFlags } from '../session/profile';
 import { useSession } from '../session/session';
 import { useMediaQuery, WIDE_SCREEN } from '../ui/useMediaQuery';
 import { LocaleSwitcher } from './LocaleSwitcher';
+
+// The crisis panel loads only when a patient's risk answer is open (it brings the Markdown renderer).
+const CrisisEntry = lazy(() => import('../features/patient/CrisisEntry').then((m) => ({ default: m.CrisisEntry })));
 
 const SIGNED_OUT_NAV: RouteId[] = ['about', 'faq', 'login', 'register'];
 const FOOTER_LINKS: RouteId[] = ['about', 'faq', 'conditionsTherapy', 'conditionsCounseling', 'privacy', 'imprint', 'downloads'];
@@ -79,9 +84,13 @@ export function Layout({ layout, children }: { layout: LayoutName; children: Rea
   const menuId = useId();
   const menuButton = useRef<HTMLButtonElement>(null);
   const [menuOpen, setMenuOpen] = useState(false);
+  // A patient's case as it is now (stage, open risk): the menu and the crisis entry follow it.
+  const patientCaseId = session.user?.is_patient_account && !(flags && isStaff(flags)) ? session.currentCaseId : null;
+  const patientPath = useQuery({ ...patientPathQuery(patientCaseId ?? ''), enabled: Boolean(patientCaseId) }).data;
+  const stage = patientPath?.stage ?? session.cases.find((c) => c.id === session.currentCaseId)?.stage ?? null;
   const nav =
     session.user && flags
-      ? destinations(flags, session.user.is_counselor_account, isAvailable)
+      ? destinations(flags, session.user.is_counselor_account, isAvailable, stage)
       : SIGNED_OUT_NAV.filter((id) => isAvailable(id) && canAccess(routeById(id), flags));
   const unread = useQuery({ ...unreadQuery(), enabled: Boolean(session.user) }).data ?? 0;
 
@@ -144,6 +153,11 @@ export function Layout({ layout, children }: { layout: LayoutName; children: Rea
         ) : null}
       </header>
       <main id="main" className="app-main">
+        {patientCaseId && patientPath?.riskOpen && location.pathname !== '/' ? (
+          <Suspense fallback={null}>
+            <CrisisEntry caseId={patientCaseId} />
+          </Suspense>
+        ) : null}
         {children}
       </main>
       <footer className="app-footer">

@@ -17,6 +17,7 @@ import { myCasesQuery, type MyCase } from '../messages/api';
 import { personName } from '../messages/names';
 import { conversationPath } from '../../../domain/messages';
 import { SafetyBanner } from '../safety/SafetyBanner';
+import { PatientHome } from '../patient/PatientHome';
 
 /** What each kind of person does here, in the order they usually need it. */
 const TILES: Record<HomeKind, RouteId[]> = {
@@ -112,6 +113,8 @@ export function HomePage() {
   const tiles = TILES[kind].filter((id) => canAccess(routeById(id), flags));
   const currentCase = cases.find((c) => c.id === currentCaseId);
   const intro = { patient: 'home.introPatient', counselor: 'home.introCounselor', staff: 'home.introStaff' }[kind];
+  // A patient with a case: the home that follows their path (issue 25).
+  if (kind === 'patient' && currentCase) return <PatientHome user={user} caseId={currentCase.id} />;
 
   return (
     <Page title={t('home.greeting', { name: user.alias ?? user.username })}>

@@ -193,6 +193,8 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
             </ul>
           </div>
         ) : null}
+        {/* Above the answers: the crisis contacts come first while an answer signals risk (issue 25). */}
+        <SafetyAnswerPanel definition={definition} answers={answers} caseId={caseId} />
         <dl className="review">
           {items.map((item) => (
             <div key={item.id} className={`review__row${showMissing && missing.includes(item.id) ? ' review__row--missing' : ''}`}>
@@ -206,7 +208,6 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
             </div>
           ))}
         </dl>
-        <SafetyAnswerPanel definition={definition} answers={answers} caseId={caseId} />
         {state.rejected ? <Alert kind="error">{t('measurements.rejected')}</Alert> : null}
         {submitFailed ? <Alert kind="warning" focusOnShow>{t('measurements.submitOffline')}</Alert> : null}
         <SaveStatus state={state} />
@@ -231,6 +232,8 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
     <div ref={container} className="questionnaire">
       {header}
       {narrow ? <Progress index={index} total={items.length} /> : null}
+      {/* Above the question and "Next": at 360×740 the crisis contacts show the moment a risk answer is given (issue 25). */}
+      <SafetyAnswerPanel definition={definition} answers={answers} caseId={caseId} />
       <form className="questionnaire__form" onSubmit={goNext} onKeyDown={onKeyDown} noValidate>
         {shownItems.map((item) => (
           <div key={item.id} data-item={item.id} className="questionnaire__item">
@@ -257,7 +260,6 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
           ) : null}
         </div>
       </form>
-      <SafetyAnswerPanel definition={definition} answers={answers} caseId={caseId} />
     </div>
   );
 }

@@ -13,6 +13,9 @@ import type { Answers, InstrumentDefinition } from '../../../domain/instruments'
 import { currentLocale } from '../../i18n/i18n';
 import { formatDateTime } from '../../../domain/format';
 import { safetyFlags } from '../../../domain/safety';
+import { linkPhoneNumbers } from '../../../domain/phone-links';
+import { useEffect } from 'react';
+import { refetchPatientPath } from '../patient/api';
 import type { ApiError } from '../../api/client';
 import { asApiError } from '../../api/query';
 import { useSession } from '../../session/session';
@@ -31,6 +34,11 @@ export function SafetyAnswerPanel({ definition, answers, caseId }: { definition:
 export function CrisisPanel({ caseId }: { caseId: string }) {
   const { t, i18n } = useTranslation();
   const { data: state, error } = useQuery(patientSafetyQuery(caseId, i18n.language));
+  const client = useQueryClient();
+  // The risk answer was stored with its signal: the crisis entry of every patient page follows (issue 25).
+  useEffect(() => {
+    void refetchPatientPath(client);
+  }, [client]);
 
   return (
     <section className="crisis-panel" aria-labelledby="crisis-panel-title" role="region">
@@ -43,9 +51,11 @@ export function CrisisPanel({ caseId }: { caseId: string }) {
       </p>
       {!state && !error ? <Spinner /> : null}
       {state?.crisisHelp ? (
-        <div className="crisis-panel__contacts" lang={state.crisisHelp.languageCode} dir="auto">
+        // The contacts in their own language and direction; each phone number a tel: link, shown as a
+        // left-to-right isolate (safety.css), so "0800 111 0 111" reads in order inside Arabic.
+        <div className="crisis-panel__contacts" lang={state.crisisHelp.languageCode} dir={state.crisisHelp.languageCode === 'ar' ? 'rtl' : 'ltr'}>
           <h4>{state.crisisHelp.title}</h4>
-          <Markdown source={state.crisisHelp.content} />
+          <Markdown source={linkPhoneNumbers(state.crisisHelp.content)} />
         </div>
       ) : null}
       {state && !state.crisisHelp ? <p className="crisis-panel__fallback">{t('safety.crisis.noContacts')}</p> : null}

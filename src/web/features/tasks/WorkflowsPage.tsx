@@ -9,7 +9,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentTrial, type RunningProcess } from '../../../domain/workflow-reads';
+import { homeKind } from '../../../domain/navigation';
+import { accountFlags } from '../../session/profile';
+import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
+import { PatientWorkflows } from '../patient/PatientWorkflows';
 import { Page } from '../../ui/ui';
 import { processesQuery, taskLogQueryOptions, type DateEntry, type LoggedTask } from './api';
 import { useDateTime, useTaskName, useTimerLabel } from './labels';
@@ -124,6 +128,14 @@ function TaskLog({ entries }: { entries: LoggedTask[] }) {
 }
 
 export function WorkflowsPage() {
+  const { user } = useSession();
+  const flags = accountFlags(user);
+  // Patients see only the steps written for them (src/domain/patient-facing.ts, issue 25).
+  if (user && flags && homeKind(flags, user.is_counselor_account) === 'patient') return <PatientWorkflows />;
+  return <StaffWorkflows />;
+}
+
+function StaffWorkflows() {
   const { t } = useTranslation();
   const processesRead = useQuery(processesQuery());
   const processes = { data: processesRead.data, error: processesRead.error, loading: processesRead.isPending };

@@ -2,12 +2,14 @@
  * /treatment/past-letters: every letter the patient received, newest first, each in its own
  * language and direction. Printing leaves out the app's frame and buttons.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { asApiError } from '../../api/query';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Page, Spinner } from '../../ui/ui';
+import { markLettersRead } from '../patient/api';
 import { caseLettersQuery } from './api';
 import { formatDate, LetterBody } from './WorksheetParts';
 import './therapy.css';
@@ -25,6 +27,12 @@ export function PastLettersPage() {
 function Letters({ caseId }: { caseId: string }) {
   const { t, i18n } = useTranslation();
   const query = useQuery(caseLettersQuery(caseId));
+  const client = useQueryClient();
+  const hasSent = Boolean(query.data?.some((l) => l.published_at));
+  // Shown means read: the home's "new" marks go (issue 25). A failure only leaves the marks.
+  useEffect(() => {
+    if (hasSent) markLettersRead(client, caseId).catch(() => undefined);
+  }, [client, caseId, hasSent]);
   if (query.error) return <ErrorAlert error={asApiError(query.error)} />;
   if (query.isPending) return <Spinner />;
   const sent = query.data.filter((l) => l.published_at);
