@@ -73,12 +73,573 @@ create sequence app_private.workflow_outbox_id_seq;
 -- sequence: app_private.workflow_start_requests_id_seq
 create sequence app_private.workflow_start_requests_id_seq;
 
+-- sequence: app_public.access_log_id_seq
+create sequence app_public.access_log_id_seq;
+
+-- sequence: app_public.account_log_id_seq
+create sequence app_public.account_log_id_seq;
+
 -- sequence: app_public.audit_log_id_seq
 create sequence app_public.audit_log_id_seq;
 
 -- ==============================================================================================
 -- Tables (columns, constraints, row-level security, grants)
 -- ==============================================================================================
+
+-- table: app_private.access_log_default
+create table app_private.access_log_default partition of app_public.access_log DEFAULT (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_default_pkey PRIMARY KEY (at, id),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text))
+);
+alter table app_private.access_log_default enable row level security;
+
+-- table: app_private.access_log_y2026m10
+create table app_private.access_log_y2026m10 partition of app_public.access_log FOR VALUES FROM ('2026-10-01 00:00:00+00') TO ('2026-11-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2026m10_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2026m10 enable row level security;
+
+-- table: app_private.access_log_y2026m11
+create table app_private.access_log_y2026m11 partition of app_public.access_log FOR VALUES FROM ('2026-11-01 00:00:00+00') TO ('2026-12-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2026m11_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2026m11 enable row level security;
+
+-- table: app_private.access_log_y2026m12
+create table app_private.access_log_y2026m12 partition of app_public.access_log FOR VALUES FROM ('2026-12-01 00:00:00+00') TO ('2027-01-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2026m12_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2026m12 enable row level security;
+
+-- table: app_private.access_log_y2027m01
+create table app_private.access_log_y2027m01 partition of app_public.access_log FOR VALUES FROM ('2027-01-01 00:00:00+00') TO ('2027-02-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2027m01_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2027m01 enable row level security;
+
+-- table: app_private.access_log_y2027m02
+create table app_private.access_log_y2027m02 partition of app_public.access_log FOR VALUES FROM ('2027-02-01 00:00:00+00') TO ('2027-03-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2027m02_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2027m02 enable row level security;
+
+-- table: app_private.access_log_y2027m03
+create table app_private.access_log_y2027m03 partition of app_public.access_log FOR VALUES FROM ('2027-03-01 00:00:00+00') TO ('2027-04-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2027m03_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2027m03 enable row level security;
+
+-- table: app_private.access_log_y2027m04
+create table app_private.access_log_y2027m04 partition of app_public.access_log FOR VALUES FROM ('2027-04-01 00:00:00+00') TO ('2027-05-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2027m04_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2027m04 enable row level security;
+
+-- table: app_private.access_log_y2027m05
+create table app_private.access_log_y2027m05 partition of app_public.access_log FOR VALUES FROM ('2027-05-01 00:00:00+00') TO ('2027-06-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2027m05_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2027m05 enable row level security;
+
+-- table: app_private.access_log_y2027m06
+create table app_private.access_log_y2027m06 partition of app_public.access_log FOR VALUES FROM ('2027-06-01 00:00:00+00') TO ('2027-07-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2027m06_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2027m06 enable row level security;
+
+-- table: app_private.access_log_y2027m07
+create table app_private.access_log_y2027m07 partition of app_public.access_log FOR VALUES FROM ('2027-07-01 00:00:00+00') TO ('2027-08-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2027m07_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2027m07 enable row level security;
+
+-- table: app_private.access_log_y2027m08
+create table app_private.access_log_y2027m08 partition of app_public.access_log FOR VALUES FROM ('2027-08-01 00:00:00+00') TO ('2027-09-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2027m08_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2027m08 enable row level security;
+
+-- table: app_private.access_log_y2027m09
+create table app_private.access_log_y2027m09 partition of app_public.access_log FOR VALUES FROM ('2027-09-01 00:00:00+00') TO ('2027-10-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2027m09_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2027m09 enable row level security;
+
+-- table: app_private.access_log_y2027m10
+create table app_private.access_log_y2027m10 partition of app_public.access_log FOR VALUES FROM ('2027-10-01 00:00:00+00') TO ('2027-11-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2027m10_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2027m10 enable row level security;
+
+-- table: app_private.access_log_y2027m11
+create table app_private.access_log_y2027m11 partition of app_public.access_log FOR VALUES FROM ('2027-11-01 00:00:00+00') TO ('2027-12-01 00:00:00+00') (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_y2027m11_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.access_log_y2027m11 enable row level security;
+
+-- table: app_private.account_log_default
+create table app_private.account_log_default partition of app_public.account_log DEFAULT (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_default_pkey PRIMARY KEY (at, id),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text])))
+);
+alter table app_private.account_log_default enable row level security;
+
+-- table: app_private.account_log_y2026m10
+create table app_private.account_log_y2026m10 partition of app_public.account_log FOR VALUES FROM ('2026-10-01 00:00:00+00') TO ('2026-11-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2026m10_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2026m10 enable row level security;
+
+-- table: app_private.account_log_y2026m11
+create table app_private.account_log_y2026m11 partition of app_public.account_log FOR VALUES FROM ('2026-11-01 00:00:00+00') TO ('2026-12-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2026m11_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2026m11 enable row level security;
+
+-- table: app_private.account_log_y2026m12
+create table app_private.account_log_y2026m12 partition of app_public.account_log FOR VALUES FROM ('2026-12-01 00:00:00+00') TO ('2027-01-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2026m12_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2026m12 enable row level security;
+
+-- table: app_private.account_log_y2027m01
+create table app_private.account_log_y2027m01 partition of app_public.account_log FOR VALUES FROM ('2027-01-01 00:00:00+00') TO ('2027-02-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2027m01_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2027m01 enable row level security;
+
+-- table: app_private.account_log_y2027m02
+create table app_private.account_log_y2027m02 partition of app_public.account_log FOR VALUES FROM ('2027-02-01 00:00:00+00') TO ('2027-03-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2027m02_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2027m02 enable row level security;
+
+-- table: app_private.account_log_y2027m03
+create table app_private.account_log_y2027m03 partition of app_public.account_log FOR VALUES FROM ('2027-03-01 00:00:00+00') TO ('2027-04-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2027m03_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2027m03 enable row level security;
+
+-- table: app_private.account_log_y2027m04
+create table app_private.account_log_y2027m04 partition of app_public.account_log FOR VALUES FROM ('2027-04-01 00:00:00+00') TO ('2027-05-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2027m04_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2027m04 enable row level security;
+
+-- table: app_private.account_log_y2027m05
+create table app_private.account_log_y2027m05 partition of app_public.account_log FOR VALUES FROM ('2027-05-01 00:00:00+00') TO ('2027-06-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2027m05_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2027m05 enable row level security;
+
+-- table: app_private.account_log_y2027m06
+create table app_private.account_log_y2027m06 partition of app_public.account_log FOR VALUES FROM ('2027-06-01 00:00:00+00') TO ('2027-07-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2027m06_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2027m06 enable row level security;
+
+-- table: app_private.account_log_y2027m07
+create table app_private.account_log_y2027m07 partition of app_public.account_log FOR VALUES FROM ('2027-07-01 00:00:00+00') TO ('2027-08-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2027m07_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2027m07 enable row level security;
+
+-- table: app_private.account_log_y2027m08
+create table app_private.account_log_y2027m08 partition of app_public.account_log FOR VALUES FROM ('2027-08-01 00:00:00+00') TO ('2027-09-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2027m08_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2027m08 enable row level security;
+
+-- table: app_private.account_log_y2027m09
+create table app_private.account_log_y2027m09 partition of app_public.account_log FOR VALUES FROM ('2027-09-01 00:00:00+00') TO ('2027-10-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2027m09_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2027m09 enable row level security;
+
+-- table: app_private.account_log_y2027m10
+create table app_private.account_log_y2027m10 partition of app_public.account_log FOR VALUES FROM ('2027-10-01 00:00:00+00') TO ('2027-11-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2027m10_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2027m10 enable row level security;
+
+-- table: app_private.account_log_y2027m11
+create table app_private.account_log_y2027m11 partition of app_public.account_log FOR VALUES FROM ('2027-11-01 00:00:00+00') TO ('2027-12-01 00:00:00+00') (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_y2027m11_pkey PRIMARY KEY (at, id)
+);
+alter table app_private.account_log_y2027m11 enable row level security;
 
 -- table: app_private.action_tokens
 create table app_private.action_tokens (
@@ -195,6 +756,17 @@ create table app_private.invoice_settings (
 );
 alter table app_private.invoice_settings enable row level security;
 
+-- table: app_private.log_chain_heads
+create table app_private.log_chain_heads (
+  log text not null,
+  chain text not null,
+  seq bigint not null,
+  hash text not null,
+  constraint log_chain_heads_pkey PRIMARY KEY (log, chain)
+);
+alter table app_private.log_chain_heads enable row level security;
+comment on table app_private.log_chain_heads is 'The last link of every hash chain; its row lock serializes appends.';
+
 -- table: app_private.login_tokens
 create table app_private.login_tokens (
   id uuid not null,
@@ -247,6 +819,15 @@ create table app_private.notification_queue (
 );
 alter table app_private.notification_queue enable row level security;
 
+-- table: app_private.rate_limit_windows
+create table app_private.rate_limit_windows (
+  key text not null,
+  window_start timestamp with time zone not null,
+  hits integer not null,
+  constraint rate_limit_windows_pkey PRIMARY KEY (key)
+);
+alter table app_private.rate_limit_windows enable row level security;
+
 -- table: app_private.read_versions
 create table app_private.read_versions (
   topic text not null,
@@ -283,6 +864,35 @@ create table app_private.safety_process_starts (
 );
 alter table app_private.safety_process_starts enable row level security;
 
+-- table: app_private.sign_in_failures
+create table app_private.sign_in_failures (
+  key text not null,
+  failures integer not null,
+  last_at timestamp with time zone not null,
+  wait_until timestamp with time zone not null,
+  constraint sign_in_failures_pkey PRIMARY KEY (key)
+);
+alter table app_private.sign_in_failures enable row level security;
+
+-- table: app_private.staff_account_changes
+create table app_private.staff_account_changes (
+  id uuid default gen_random_uuid() not null,
+  user_id uuid not null,
+  changed_by uuid,
+  changed_at timestamp with time zone default now() not null,
+  action text not null,
+  before jsonb,
+  after jsonb not null,
+  constraint staff_account_change_action_known CHECK ((action = ANY (ARRAY['invite'::text, 'reinvite'::text, 'roles'::text, 'disable'::text, 'enable'::text]))),
+  constraint staff_account_change_after_object CHECK ((jsonb_typeof(after) = 'object'::text)),
+  constraint staff_account_change_before_object CHECK (((before IS NULL) OR (jsonb_typeof(before) = 'object'::text))),
+  constraint staff_account_changes_changed_by_fkey FOREIGN KEY (changed_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint staff_account_changes_pkey PRIMARY KEY (id),
+  constraint staff_account_changes_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+alter table app_private.staff_account_changes enable row level security;
+comment on table app_private.staff_account_changes is 'Who changed which staff account, when, with the roles and disabled state before and after.';
+
 -- table: app_private.user_secrets
 create table app_private.user_secrets (
   user_id uuid not null,
@@ -291,6 +901,7 @@ create table app_private.user_secrets (
   first_failed_at timestamp with time zone,
   locked_until timestamp with time zone,
   token_generation integer default 0 not null,
+  disabled_at timestamp with time zone,
   constraint user_secrets_pkey PRIMARY KEY (user_id),
   constraint user_secrets_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
 );
@@ -338,14 +949,17 @@ alter table app_private.workflow_engine_states enable row level security;
 -- table: app_private.workflow_mails
 create table app_private.workflow_mails (
   id bigint generated always as identity not null,
-  user_id uuid not null,
+  user_id uuid,
   case_id uuid not null,
   template text not null,
   created_at timestamp with time zone default now() not null,
   run_after timestamp with time zone default now() not null,
   attempts integer default 0 not null,
+  to_address text,
+  locale text,
   constraint workflow_mails_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
   constraint workflow_mails_pkey PRIMARY KEY (id),
+  constraint workflow_mails_recipient CHECK (((user_id IS NOT NULL) OR ((to_address IS NOT NULL) AND (locale IS NOT NULL)))),
   constraint workflow_mails_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
 );
 alter table app_private.workflow_mails enable row level security;
@@ -386,6 +1000,47 @@ create table app_private.workflow_start_requests (
 );
 alter table app_private.workflow_start_requests enable row level security;
 
+-- table: app_public.access_log
+create table app_public.access_log (
+  id bigint default nextval('app_public.access_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  reader_id uuid not null,
+  record_kind text not null,
+  api text not null,
+  case_ids uuid[] not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint access_log_api CHECK ((api = ANY (ARRAY['graphql'::text, 'rest'::text, 'workflow'::text, 'export'::text, 'screen'::text]))),
+  constraint access_log_kind_format CHECK ((record_kind ~ '^[a-z][a-zA-Z]{0,39}$'::text)),
+  constraint access_log_pkey PRIMARY KEY (at, id)
+) partition by RANGE (at);
+alter table app_public.access_log enable row level security;
+comment on table app_public.access_log is 'Append-only log of staff reads of case records: who, when, which kind of record, through which door, which cases.';
+grant select on table app_public.access_log to sanad_user;
+
+-- table: app_public.account_log
+create table app_public.account_log (
+  id bigint default nextval('app_public.account_log_id_seq'::regclass) not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  user_id uuid,
+  actor_id uuid,
+  event text not null,
+  detail jsonb default '{}'::jsonb not null,
+  address text,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint account_log_address_length CHECK ((length(address) <= 100)),
+  constraint account_log_event CHECK ((event = ANY (ARRAY['created'::text, 'invited'::text, 'flags_changed'::text, 'email_changed'::text, 'disabled'::text, 'enabled'::text, 'sign_in'::text, 'sign_in_failed'::text, 'signed_out'::text, 'password_changed'::text, 'password_reset'::text, 'mfa_enrolled'::text, 'mfa_disabled'::text, 'mfa_reset'::text, 'mfa_recovery_used'::text, 'mfa_failed'::text]))),
+  constraint account_log_pkey PRIMARY KEY (at, id)
+) partition by RANGE (at);
+alter table app_public.account_log enable row level security;
+comment on table app_public.account_log is 'Append-only log of account events: creation, role and flag changes, sign-ins, password and second-factor changes.';
+grant select on table app_public.account_log to sanad_user;
+
 -- table: app_public.audit_log
 create table app_public.audit_log (
   id bigint generated always as identity not null,
@@ -398,6 +1053,10 @@ create table app_public.audit_log (
   case_id uuid,
   old_data jsonb,
   new_data jsonb,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
   constraint audit_log_operation_check CHECK ((operation = ANY (ARRAY['INSERT'::text, 'UPDATE'::text, 'DELETE'::text]))),
   constraint audit_log_pkey PRIMARY KEY (id)
 );
@@ -562,6 +1221,7 @@ create table app_public.case_suicide_calls (
   exclusion_reason text,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  safety_signal_id uuid,
   constraint case_suicide_calls_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
   constraint case_suicide_calls_contact_needs_coordinator CHECK (((coordinator_contact_date IS NULL) OR (user_id_coordinator IS NOT NULL))),
   constraint case_suicide_calls_description_length CHECK ((length(detailed_description) <= 10000)),
@@ -571,6 +1231,7 @@ create table app_public.case_suicide_calls (
   constraint case_suicide_calls_follow_up_needs_contact CHECK (((follow_up_date IS NULL) OR follow_up_contact)),
   constraint case_suicide_calls_pkey PRIMARY KEY (id),
   constraint case_suicide_calls_risk_known CHECK ((risk_of_suicide = ANY (ARRAY['none'::text, 'low'::text, 'moderate'::text, 'high'::text]))),
+  constraint case_suicide_calls_safety_signal_id_fkey FOREIGN KEY (safety_signal_id) REFERENCES app_public.safety_signals(id) ON DELETE SET NULL,
   constraint case_suicide_calls_score_range CHECK (((suicide_score >= 0) AND (suicide_score <= 33))),
   constraint case_suicide_calls_user_id_caller_fkey FOREIGN KEY (user_id_caller) REFERENCES app_public.users(id) ON DELETE SET NULL,
   constraint case_suicide_calls_user_id_coordinator_fkey FOREIGN KEY (user_id_coordinator) REFERENCES app_public.users(id) ON DELETE SET NULL
@@ -581,8 +1242,9 @@ comment on column app_public.case_suicide_calls.risk_of_suicide is 'none, low, m
 comment on column app_public.case_suicide_calls.suicide_score is 'The caller''s scored assessment, 0–33 (MINI suicidality points).';
 comment on column app_public.case_suicide_calls.inform_coordinator is 'When set, every coordinator gets a mail and one review task opens; the coordinator who completes it is stored with the contact date.';
 comment on column app_public.case_suicide_calls.exclude_patient is 'When set (with exclusion_reason), the patient is excluded and the treatment tasks end as for a dropout.';
+comment on column app_public.case_suicide_calls.safety_signal_id is 'The risk signal this call answers (recorded from its task).';
 grant select on table app_public.case_suicide_calls to sanad_user;
-grant insert (call_date, case_id, detailed_description, exclude_patient, exclusion_reason, follow_up_contact, follow_up_date, follow_up_description, inform_coordinator, patient_reached, risk_of_suicide, suicide_score) on table app_public.case_suicide_calls to sanad_user;
+grant insert (call_date, case_id, detailed_description, exclude_patient, exclusion_reason, follow_up_contact, follow_up_date, follow_up_description, inform_coordinator, patient_reached, risk_of_suicide, safety_signal_id, suicide_score) on table app_public.case_suicide_calls to sanad_user;
 grant update (call_date, coordinator_contact_date, detailed_description, exclude_patient, exclusion_reason, follow_up_contact, follow_up_date, follow_up_description, inform_coordinator, patient_reached, risk_of_suicide, suicide_score, user_id_coordinator) on table app_public.case_suicide_calls to sanad_user;
 
 -- table: app_public.cases
@@ -1841,6 +2503,7 @@ create table app_public.interview_reports (
   amendment_reason text,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  empty_sections_reason text,
   constraint interview_reports_accepted_reason_check CHECK ((accepted_reason = ANY (ARRAY['ptsd'::text, 'depression_mde'::text, 'depression_pdd'::text, 'depression_both'::text]))),
   constraint interview_reports_additional_comments_check CHECK ((char_length(additional_comments) <= 4000)),
   constraint interview_reports_age_check CHECK (((age >= 0) AND (age <= 120))),
@@ -1866,6 +2529,7 @@ create table app_public.interview_reports (
   constraint interview_reports_counseling_specialities_check CHECK ((char_length(counseling_specialities) <= 500)),
   constraint interview_reports_dast_total_check CHECK (((dast_total >= 0) AND (dast_total <= 10))),
   constraint interview_reports_earlier_treatment_check CHECK ((earlier_treatment = ANY (ARRAY['none'::text, 'depression'::text, 'ptsd'::text, 'counseling'::text]))),
+  constraint interview_reports_empty_sections_reason_check CHECK (((char_length(empty_sections_reason) >= 1) AND (char_length(empty_sections_reason) <= 2000))),
   constraint interview_reports_final_signed CHECK (((state = 'draft'::text) OR ((finalized_at IS NOT NULL) AND (trial_outcome IS NOT NULL)))),
   constraint interview_reports_finalized_by_fkey FOREIGN KEY (finalized_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
   constraint interview_reports_heard_of_product_check CHECK ((char_length(heard_of_product) <= 500)),
@@ -1910,6 +2574,7 @@ comment on table app_public.interview_reports is '@behavior -insert -update -del
 The report of an intake interview (one per booking): every section of the interview as named columns, and the result that decides the trial path. Drafts are saved as the interviewer types; a finalized report is signed and locked.';
 comment on column app_public.interview_reports.suicidality_risk is 'MINI 5.0.0 module C suicide risk computed by the server from C1–C6: none, low (1–5 points), moderate (6–9), high (10+).';
 comment on column app_public.interview_reports.trial_outcome is 'The trial path the finalized result chose: ptsd, depression, counseling, rejected or later.';
+comment on column app_public.interview_reports.empty_sections_reason is 'Why the report was signed with whole sections left empty (given at signing).';
 grant delete, select on table app_public.interview_reports to sanad_user;
 grant insert (accepted_reason, additional_comments, age, alias, audit1, audit10, audit2, audit3, audit4, audit5, audit6, audit7, audit8, audit9, bipolar_specified, booking_id, concurrent_psychotherapy, contact_via, counseling_accepted, counseling_availability, counseling_reasons, counseling_specialities, dast1, dast10, dast2, dast3, dast4, dast5, dast6, dast7, dast8, dast9, earlier_treatment, earlier_treatment_ended_on, heard_of_product, hra1, hra2, hra3, hra4, hra5, hra6, hypomania_current, hypomania_past, mania_current, mania_past, mde_a1, mde_a10, mde_a11, mde_a12, mde_a2, mde_a3, mde_a4, mde_a5, mde_a6, mde_a7, mde_a8, mde_a9, mde_episode_start, mde_episode_start_count, mde_episode_total, mde_last_episode, mde_last_episode_count, mde_notes, medication, medication_change_planned_on, medication_name, medication_stable_since, no_suicide_contract, other_rejection_notes, past_mde_a1, past_mde_a2, past_mde_a3, past_mde_a4, past_mde_a5, past_mde_a6, past_mde_a7, past_mde_a8, past_mde_a9, patient_name, patient_reachable, pdd_a78, pdd_a79, pdd_a80, pdd_a81, pdd_a82, pdd_a83, pdd_a84, pdd_a85, pdd_a86, pdd_a87, pdd_a88, pdd_a89, pdd_a90, pdd_b1, pdd_b2, pdd_b3, pdd_b4, pdd_b5, pdd_b6, pdd_criterion_a, pdd_criterion_b, pdd_criterion_c, pdd_criterion_e, pdd_criterion_f, pdd_criterion_g, pdd_criterion_h, pdd_notes, phone, planned_psychotherapy_on, primary_problem, psychosis_b1, psychosis_b10, psychosis_b11, psychosis_b12, psychosis_b13, psychosis_b14, psychosis_b15, psychosis_b16, psychosis_b17, psychosis_b18, psychosis_b19, psychosis_b2, psychosis_b3, psychosis_b4, psychosis_b5, psychosis_b6, psychosis_b7, psychosis_b8, psychosis_b9, ptsd_g14, ptsd_g15, ptsd_g16, ptsd_g17, ptsd_g18, ptsd_g19, ptsd_g20, ptsd_g21, ptsd_g22, ptsd_g23, ptsd_g24, ptsd_g25, ptsd_g26, ptsd_g27, ptsd_g28, ptsd_g29, ptsd_g30, ptsd_g31, ptsd_g32, ptsd_g33, ptsd_g34, ptsd_g35, ptsd_g36, ptsd_g37, ptsd_g38, ptsd_g39, ptsd_g40, ptsd_notes, refuses_treatment, register_again, register_again_on, register_again_other_state, register_again_reason_text, register_again_reasons, rejected_reasons, residence, retraumatization_danger, sex, status, suicidality_c1, suicidality_c2, suicidality_c3, suicidality_c4, suicidality_c5, suicidality_c6, suicidality_notes, suicidality_serious_attempt_3y, trauma_criterion_a, trauma_description, trauma_list, video_account, worst_event, worst_event_on) on table app_public.interview_reports to sanad_user;
 grant update (accepted_reason, additional_comments, age, alias, audit1, audit10, audit2, audit3, audit4, audit5, audit6, audit7, audit8, audit9, bipolar_specified, concurrent_psychotherapy, contact_via, counseling_accepted, counseling_availability, counseling_reasons, counseling_specialities, dast1, dast10, dast2, dast3, dast4, dast5, dast6, dast7, dast8, dast9, earlier_treatment, earlier_treatment_ended_on, heard_of_product, hra1, hra2, hra3, hra4, hra5, hra6, hypomania_current, hypomania_past, mania_current, mania_past, mde_a1, mde_a10, mde_a11, mde_a12, mde_a2, mde_a3, mde_a4, mde_a5, mde_a6, mde_a7, mde_a8, mde_a9, mde_episode_start, mde_episode_start_count, mde_episode_total, mde_last_episode, mde_last_episode_count, mde_notes, medication, medication_change_planned_on, medication_name, medication_stable_since, no_suicide_contract, other_rejection_notes, past_mde_a1, past_mde_a2, past_mde_a3, past_mde_a4, past_mde_a5, past_mde_a6, past_mde_a7, past_mde_a8, past_mde_a9, patient_name, patient_reachable, pdd_a78, pdd_a79, pdd_a80, pdd_a81, pdd_a82, pdd_a83, pdd_a84, pdd_a85, pdd_a86, pdd_a87, pdd_a88, pdd_a89, pdd_a90, pdd_b1, pdd_b2, pdd_b3, pdd_b4, pdd_b5, pdd_b6, pdd_criterion_a, pdd_criterion_b, pdd_criterion_c, pdd_criterion_e, pdd_criterion_f, pdd_criterion_g, pdd_criterion_h, pdd_notes, phone, planned_psychotherapy_on, primary_problem, psychosis_b1, psychosis_b10, psychosis_b11, psychosis_b12, psychosis_b13, psychosis_b14, psychosis_b15, psychosis_b16, psychosis_b17, psychosis_b18, psychosis_b19, psychosis_b2, psychosis_b3, psychosis_b4, psychosis_b5, psychosis_b6, psychosis_b7, psychosis_b8, psychosis_b9, ptsd_g14, ptsd_g15, ptsd_g16, ptsd_g17, ptsd_g18, ptsd_g19, ptsd_g20, ptsd_g21, ptsd_g22, ptsd_g23, ptsd_g24, ptsd_g25, ptsd_g26, ptsd_g27, ptsd_g28, ptsd_g29, ptsd_g30, ptsd_g31, ptsd_g32, ptsd_g33, ptsd_g34, ptsd_g35, ptsd_g36, ptsd_g37, ptsd_g38, ptsd_g39, ptsd_g40, ptsd_notes, refuses_treatment, register_again, register_again_on, register_again_other_state, register_again_reason_text, register_again_reasons, rejected_reasons, residence, retraumatization_danger, sex, status, suicidality_c1, suicidality_c2, suicidality_c3, suicidality_c4, suicidality_c5, suicidality_c6, suicidality_notes, suicidality_serious_attempt_3y, trauma_criterion_a, trauma_description, trauma_list, video_account, worst_event, worst_event_on) on table app_public.interview_reports to sanad_user;
@@ -2162,6 +2827,21 @@ grant select (band, complete, diagnoses, flags, subscales, total) on table app_p
 grant select (case_id, created_at, id, item1, item10, item11, item12, item13, item14, item15, item16, item17, item17_description, item2, item3, item4, item5, item6, item7, item8, item9, submitter_id, time_of_measurement, updated_at) on table app_public.lec5 to sanad_user;
 grant update (band, complete, diagnoses, flags, subscales, total) on table app_public.lec5 to sanad_scorer;
 grant update (case_id, item1, item10, item11, item12, item13, item14, item15, item16, item17, item17_description, item2, item3, item4, item5, item6, item7, item8, item9, time_of_measurement) on table app_public.lec5 to sanad_user;
+
+-- table: app_public.letter_reads
+create table app_public.letter_reads (
+  letter_id uuid not null,
+  reader_id uuid not null,
+  case_id uuid not null,
+  read_at timestamp with time zone default now() not null,
+  constraint letter_reads_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
+  constraint letter_reads_letter_id_fkey FOREIGN KEY (letter_id) REFERENCES app_public.letters(id) ON DELETE CASCADE,
+  constraint letter_reads_pkey PRIMARY KEY (letter_id, reader_id),
+  constraint letter_reads_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+alter table app_public.letter_reads enable row level security;
+comment on table app_public.letter_reads is 'When a member first opened a sent letter of their case (the patient''s "new letter" mark).';
+grant select on table app_public.letter_reads to sanad_user;
 
 -- table: app_public.letters
 create table app_public.letters (
@@ -2780,7 +3460,14 @@ create table app_public.safety_signals (
   raised_at timestamp with time zone default now() not null,
   resolved_at timestamp with time zone,
   resolved_by uuid,
+  acknowledged_at timestamp with time zone,
+  acknowledged_by uuid,
+  closing_reason text,
+  escalated_to_coordinators_at timestamp with time zone,
+  escalated_to_on_call_at timestamp with time zone,
+  constraint safety_signals_acknowledged_by_fkey FOREIGN KEY (acknowledged_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
   constraint safety_signals_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
+  constraint safety_signals_closing_reason_length CHECK ((length(closing_reason) <= 4000)),
   constraint safety_signals_details_object CHECK ((jsonb_typeof(details) = 'object'::text)),
   constraint safety_signals_once_per_record UNIQUE (source, source_record_id),
   constraint safety_signals_pkey PRIMARY KEY (id),
@@ -2791,6 +3478,10 @@ alter table app_public.safety_signals enable row level security;
 comment on table app_public.safety_signals is 'A stored answer that signalled suicide risk (PHQ-9 item 9, BDI-II item 9, SBQ-R, interview report): one per record, open until its safety task is completed.';
 comment on column app_public.safety_signals.source is 'phq9, bdi2, sbqr or interview_report.';
 comment on column app_public.safety_signals.details is 'What signalled: flags, item values, time of measurement.';
+comment on column app_public.safety_signals.acknowledged_at is 'When a person responsible for the task said "I am on it" (or recorded a call for it).';
+comment on column app_public.safety_signals.closing_reason is 'Why the task was closed without a call, as the person who closed it wrote it.';
+comment on column app_public.safety_signals.escalated_to_coordinators_at is 'When nobody had taken the task on in time and the coordinators were told.';
+comment on column app_public.safety_signals.escalated_to_on_call_at is 'When nobody had taken the task on after the coordinators were told and the on-call address was told.';
 grant select on table app_public.safety_signals to sanad_user;
 
 -- table: app_public.sbqr
@@ -3337,6 +4028,19 @@ grant select (case_id, created_at, id, item1, item10, item11, item12, item13, it
 grant update (band, complete, diagnoses, flags, subscales, total) on table app_public.trgi to sanad_scorer;
 grant update (case_id, item1, item10, item11, item12, item13, item14, item15, item16, item17, item18, item19, item2, item20, item21, item22, item23, item24, item25, item26, item27, item28, item29, item3, item30, item31, item32, item4, item5, item6, item7, item8, item9, time_of_measurement) on table app_public.trgi to sanad_user;
 
+-- table: app_public.trial_setup_confirmations
+create table app_public.trial_setup_confirmations (
+  key text not null,
+  confirmed_by uuid,
+  confirmed_at timestamp with time zone default now() not null,
+  constraint trial_setup_confirmations_confirmed_by_fkey FOREIGN KEY (confirmed_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint trial_setup_confirmations_key CHECK ((key = 'neutral_labels_only'::text)),
+  constraint trial_setup_confirmations_pkey PRIMARY KEY (key)
+);
+alter table app_public.trial_setup_confirmations enable row level security;
+comment on table app_public.trial_setup_confirmations is 'Setup decisions a coordinator confirmed, e.g. running a test trial with neutral questionnaire labels only.';
+grant select on table app_public.trial_setup_confirmations to sanad_user;
+
 -- table: app_public.users
 create table app_public.users (
   id uuid default gen_random_uuid() not null,
@@ -3592,6 +4296,141 @@ grant update (body, case_id, format, published_at, worksheet, worksheet_id) on t
 -- Indexes (those of primary keys, unique and exclusion constraints are in the tables)
 -- ==============================================================================================
 
+-- index: app_private.access_log_default_case_ids_idx
+CREATE INDEX access_log_default_case_ids_idx ON app_private.access_log_default USING gin (case_ids);
+
+-- index: app_private.access_log_default_reader_id_at_idx
+CREATE INDEX access_log_default_reader_id_at_idx ON app_private.access_log_default USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2026m10_case_ids_idx
+CREATE INDEX access_log_y2026m10_case_ids_idx ON app_private.access_log_y2026m10 USING gin (case_ids);
+
+-- index: app_private.access_log_y2026m10_reader_id_at_idx
+CREATE INDEX access_log_y2026m10_reader_id_at_idx ON app_private.access_log_y2026m10 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2026m11_case_ids_idx
+CREATE INDEX access_log_y2026m11_case_ids_idx ON app_private.access_log_y2026m11 USING gin (case_ids);
+
+-- index: app_private.access_log_y2026m11_reader_id_at_idx
+CREATE INDEX access_log_y2026m11_reader_id_at_idx ON app_private.access_log_y2026m11 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2026m12_case_ids_idx
+CREATE INDEX access_log_y2026m12_case_ids_idx ON app_private.access_log_y2026m12 USING gin (case_ids);
+
+-- index: app_private.access_log_y2026m12_reader_id_at_idx
+CREATE INDEX access_log_y2026m12_reader_id_at_idx ON app_private.access_log_y2026m12 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2027m01_case_ids_idx
+CREATE INDEX access_log_y2027m01_case_ids_idx ON app_private.access_log_y2027m01 USING gin (case_ids);
+
+-- index: app_private.access_log_y2027m01_reader_id_at_idx
+CREATE INDEX access_log_y2027m01_reader_id_at_idx ON app_private.access_log_y2027m01 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2027m02_case_ids_idx
+CREATE INDEX access_log_y2027m02_case_ids_idx ON app_private.access_log_y2027m02 USING gin (case_ids);
+
+-- index: app_private.access_log_y2027m02_reader_id_at_idx
+CREATE INDEX access_log_y2027m02_reader_id_at_idx ON app_private.access_log_y2027m02 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2027m03_case_ids_idx
+CREATE INDEX access_log_y2027m03_case_ids_idx ON app_private.access_log_y2027m03 USING gin (case_ids);
+
+-- index: app_private.access_log_y2027m03_reader_id_at_idx
+CREATE INDEX access_log_y2027m03_reader_id_at_idx ON app_private.access_log_y2027m03 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2027m04_case_ids_idx
+CREATE INDEX access_log_y2027m04_case_ids_idx ON app_private.access_log_y2027m04 USING gin (case_ids);
+
+-- index: app_private.access_log_y2027m04_reader_id_at_idx
+CREATE INDEX access_log_y2027m04_reader_id_at_idx ON app_private.access_log_y2027m04 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2027m05_case_ids_idx
+CREATE INDEX access_log_y2027m05_case_ids_idx ON app_private.access_log_y2027m05 USING gin (case_ids);
+
+-- index: app_private.access_log_y2027m05_reader_id_at_idx
+CREATE INDEX access_log_y2027m05_reader_id_at_idx ON app_private.access_log_y2027m05 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2027m06_case_ids_idx
+CREATE INDEX access_log_y2027m06_case_ids_idx ON app_private.access_log_y2027m06 USING gin (case_ids);
+
+-- index: app_private.access_log_y2027m06_reader_id_at_idx
+CREATE INDEX access_log_y2027m06_reader_id_at_idx ON app_private.access_log_y2027m06 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2027m07_case_ids_idx
+CREATE INDEX access_log_y2027m07_case_ids_idx ON app_private.access_log_y2027m07 USING gin (case_ids);
+
+-- index: app_private.access_log_y2027m07_reader_id_at_idx
+CREATE INDEX access_log_y2027m07_reader_id_at_idx ON app_private.access_log_y2027m07 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2027m08_case_ids_idx
+CREATE INDEX access_log_y2027m08_case_ids_idx ON app_private.access_log_y2027m08 USING gin (case_ids);
+
+-- index: app_private.access_log_y2027m08_reader_id_at_idx
+CREATE INDEX access_log_y2027m08_reader_id_at_idx ON app_private.access_log_y2027m08 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2027m09_case_ids_idx
+CREATE INDEX access_log_y2027m09_case_ids_idx ON app_private.access_log_y2027m09 USING gin (case_ids);
+
+-- index: app_private.access_log_y2027m09_reader_id_at_idx
+CREATE INDEX access_log_y2027m09_reader_id_at_idx ON app_private.access_log_y2027m09 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2027m10_case_ids_idx
+CREATE INDEX access_log_y2027m10_case_ids_idx ON app_private.access_log_y2027m10 USING gin (case_ids);
+
+-- index: app_private.access_log_y2027m10_reader_id_at_idx
+CREATE INDEX access_log_y2027m10_reader_id_at_idx ON app_private.access_log_y2027m10 USING btree (reader_id, at DESC);
+
+-- index: app_private.access_log_y2027m11_case_ids_idx
+CREATE INDEX access_log_y2027m11_case_ids_idx ON app_private.access_log_y2027m11 USING gin (case_ids);
+
+-- index: app_private.access_log_y2027m11_reader_id_at_idx
+CREATE INDEX access_log_y2027m11_reader_id_at_idx ON app_private.access_log_y2027m11 USING btree (reader_id, at DESC);
+
+-- index: app_private.account_log_default_user_id_at_idx
+CREATE INDEX account_log_default_user_id_at_idx ON app_private.account_log_default USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2026m10_user_id_at_idx
+CREATE INDEX account_log_y2026m10_user_id_at_idx ON app_private.account_log_y2026m10 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2026m11_user_id_at_idx
+CREATE INDEX account_log_y2026m11_user_id_at_idx ON app_private.account_log_y2026m11 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2026m12_user_id_at_idx
+CREATE INDEX account_log_y2026m12_user_id_at_idx ON app_private.account_log_y2026m12 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2027m01_user_id_at_idx
+CREATE INDEX account_log_y2027m01_user_id_at_idx ON app_private.account_log_y2027m01 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2027m02_user_id_at_idx
+CREATE INDEX account_log_y2027m02_user_id_at_idx ON app_private.account_log_y2027m02 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2027m03_user_id_at_idx
+CREATE INDEX account_log_y2027m03_user_id_at_idx ON app_private.account_log_y2027m03 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2027m04_user_id_at_idx
+CREATE INDEX account_log_y2027m04_user_id_at_idx ON app_private.account_log_y2027m04 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2027m05_user_id_at_idx
+CREATE INDEX account_log_y2027m05_user_id_at_idx ON app_private.account_log_y2027m05 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2027m06_user_id_at_idx
+CREATE INDEX account_log_y2027m06_user_id_at_idx ON app_private.account_log_y2027m06 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2027m07_user_id_at_idx
+CREATE INDEX account_log_y2027m07_user_id_at_idx ON app_private.account_log_y2027m07 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2027m08_user_id_at_idx
+CREATE INDEX account_log_y2027m08_user_id_at_idx ON app_private.account_log_y2027m08 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2027m09_user_id_at_idx
+CREATE INDEX account_log_y2027m09_user_id_at_idx ON app_private.account_log_y2027m09 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2027m10_user_id_at_idx
+CREATE INDEX account_log_y2027m10_user_id_at_idx ON app_private.account_log_y2027m10 USING btree (user_id, at DESC);
+
+-- index: app_private.account_log_y2027m11_user_id_at_idx
+CREATE INDEX account_log_y2027m11_user_id_at_idx ON app_private.account_log_y2027m11 USING btree (user_id, at DESC);
+
 -- index: app_private.action_tokens_user_idx
 CREATE INDEX action_tokens_user_idx ON app_private.action_tokens USING btree (user_id, kind);
 
@@ -3619,6 +4458,9 @@ CREATE INDEX report_mails_run_idx ON app_private.report_mails USING btree (run_a
 -- index: app_private.report_mails_user_idx
 CREATE INDEX report_mails_user_idx ON app_private.report_mails USING btree (user_id);
 
+-- index: app_private.staff_account_changes_recent_idx
+CREATE INDEX staff_account_changes_recent_idx ON app_private.staff_account_changes USING btree (changed_at DESC);
+
 -- index: app_private.workflow_mails_run_idx
 CREATE INDEX workflow_mails_run_idx ON app_private.workflow_mails USING btree (run_after);
 
@@ -3628,8 +4470,20 @@ CREATE INDEX workflow_outbox_run_idx ON app_private.workflow_outbox USING btree 
 -- index: app_private.workflow_start_requests_run_idx
 CREATE INDEX workflow_start_requests_run_idx ON app_private.workflow_start_requests USING btree (run_after);
 
+-- index: app_public.access_log_cases_idx
+CREATE INDEX access_log_cases_idx ON ONLY app_public.access_log USING gin (case_ids);
+
+-- index: app_public.access_log_reader_idx
+CREATE INDEX access_log_reader_idx ON ONLY app_public.access_log USING btree (reader_id, at DESC);
+
+-- index: app_public.account_log_user_idx
+CREATE INDEX account_log_user_idx ON ONLY app_public.account_log USING btree (user_id, at DESC);
+
 -- index: app_public.audit_log_case_idx
 CREATE INDEX audit_log_case_idx ON app_public.audit_log USING btree (case_id, at DESC);
+
+-- index: app_public.audit_log_chain_idx
+CREATE INDEX audit_log_chain_idx ON app_public.audit_log USING btree (chain, chain_seq);
 
 -- index: app_public.audit_log_record_idx
 CREATE INDEX audit_log_record_idx ON app_public.audit_log USING btree (record_id, at DESC);
@@ -3657,6 +4511,9 @@ CREATE INDEX case_messages_sender_idx ON app_public.case_messages USING btree (s
 
 -- index: app_public.case_suicide_calls_case_idx
 CREATE INDEX case_suicide_calls_case_idx ON app_public.case_suicide_calls USING btree (case_id, call_date);
+
+-- index: app_public.case_suicide_calls_signal_idx
+CREATE INDEX case_suicide_calls_signal_idx ON app_public.case_suicide_calls USING btree (safety_signal_id) WHERE (safety_signal_id IS NOT NULL);
 
 -- index: app_public.case_suicide_calls_waiting_idx
 CREATE INDEX case_suicide_calls_waiting_idx ON app_public.case_suicide_calls USING btree (created_at) WHERE (inform_coordinator AND (coordinator_contact_date IS NULL));
@@ -3811,6 +4668,12 @@ CREATE INDEX ipt_situations_submitter_idx ON app_public.ipt_situations USING btr
 -- index: app_public.lec5_flags_idx
 CREATE INDEX lec5_flags_idx ON app_public.lec5 USING gin (flags);
 
+-- index: app_public.letter_reads_case_idx
+CREATE INDEX letter_reads_case_idx ON app_public.letter_reads USING btree (case_id);
+
+-- index: app_public.letter_reads_reader_idx
+CREATE INDEX letter_reads_reader_idx ON app_public.letter_reads USING btree (reader_id);
+
 -- index: app_public.letters_case_idx
 CREATE INDEX letters_case_idx ON app_public.letters USING btree (case_id, published_at);
 
@@ -3846,6 +4709,9 @@ CREATE INDEX traumalisteneu_flags_idx ON app_public.traumalisteneu USING gin (fl
 
 -- index: app_public.treatment_assignments_one_per_case
 CREATE UNIQUE INDEX treatment_assignments_one_per_case ON app_public.treatment_assignments USING btree (case_id);
+
+-- index: app_public.trial_setup_confirmations_by_idx
+CREATE INDEX trial_setup_confirmations_by_idx ON app_public.trial_setup_confirmations USING btree (confirmed_by);
 
 -- index: app_public.users_coordinators_idx
 CREATE INDEX users_coordinators_idx ON app_public.users USING btree (id) WHERE is_coordinator_account;
@@ -6044,6 +6910,29 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.case_access_history(of_case uuid, max_rows integer)
+CREATE OR REPLACE FUNCTION app_hidden.case_access_history(of_case uuid, max_rows integer DEFAULT 500)
+ RETURNS TABLE(last_at timestamp with time zone, reads bigint, reader_name text, reader_roles text[], record_kind text, api text)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators read the access history of a case' using errcode = '42501';
+  end if;
+  return query
+    select max(l.at), count(*), coalesce(u.alias, u.username::text, '—'), app_hidden.reader_roles(l.reader_id, of_case), l.record_kind, l.api
+      from app_public.access_log l
+      left join app_public.users u on u.id = l.reader_id
+     where l.case_ids @> array[of_case]
+     group by date_trunc('hour', l.at), l.reader_id, u.alias, u.username, l.record_kind, l.api
+     order by max(l.at) desc
+     limit least(greatest(max_rows, 1), 2000);
+end;
+$function$;
+grant execute on function app_hidden.case_access_history(of_case uuid, max_rows integer) to sanad_user;
+
 -- function: app_hidden.case_factor_levels(case_id uuid)
 CREATE OR REPLACE FUNCTION app_hidden.case_factor_levels(case_id uuid)
  RETURNS jsonb
@@ -6197,6 +7086,29 @@ AS $function$
   select i.acts_as_therapist, i.acts_as_counselor from app_public.case_members i where i.case_id = case_staff_roles.case_id
 $function$;
 grant execute on function app_hidden.case_staff_roles(case_id uuid) to sanad_user;
+
+-- function: app_hidden.case_stop_kind(case_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.case_stop_kind(case_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select case
+    when u.excluded_for_bdi_gte45 or u.excluded_for_lack_of_email or u.excluded_for_lack_of_internet_access
+         or u.excluded_for_minor_age or u.excluded_for_no_trauma_or_low_bdi or u.excluded_for_upcoming_treatment then 'screening'
+    when u.excluded_during_interview then 'interview'
+    when u.excluded_for_missing_interview then 'missedInterview'
+    when u.excluded or c.stage = 'excluded' then 'team'
+    when c.is_dropout then 'dropout'
+  end
+  from app_public.cases c
+  left join app_public.case_members m on m.case_id = c.id and m.acts_as_patient
+  left join app_public.users u on u.id = m.user_id
+  where c.id = case_stop_kind.case_id
+  order by m.created_at
+  limit 1
+$function$;
 
 -- function: app_hidden.case_with_messages_json(id uuid)
 CREATE OR REPLACE FUNCTION app_hidden.case_with_messages_json(id uuid)
@@ -6401,6 +7313,92 @@ $function$;
 comment on function app_hidden.cases_task_summary_inline(c app_public.cases, group_name text) is 'cases_task_summary, inlined into the statement that reads it (one row).';
 grant execute on function app_hidden.cases_task_summary_inline(c app_public.cases, group_name text) to sanad_user;
 
+-- function: app_hidden.chain_content_access(r app_public.access_log)
+CREATE OR REPLACE FUNCTION app_hidden.chain_content_access(r app_public.access_log)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select app_hidden.chain_field(r.chain) || app_hidden.chain_field(r.chain_seq::text) || app_hidden.chain_field(r.id::text)
+      || app_hidden.chain_field(app_hidden.chain_micros(r.at)) || app_hidden.chain_field(r.reader_id::text)
+      || app_hidden.chain_field(r.record_kind) || app_hidden.chain_field(r.api) || app_hidden.chain_field(r.case_ids::text)
+$function$;
+
+-- function: app_hidden.chain_content_account(r app_public.account_log)
+CREATE OR REPLACE FUNCTION app_hidden.chain_content_account(r app_public.account_log)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select app_hidden.chain_field(r.chain) || app_hidden.chain_field(r.chain_seq::text) || app_hidden.chain_field(r.id::text)
+      || app_hidden.chain_field(app_hidden.chain_micros(r.at)) || app_hidden.chain_field(r.user_id::text)
+      || app_hidden.chain_field(r.actor_id::text) || app_hidden.chain_field(r.event)
+      || app_hidden.chain_field(r.detail::text) || app_hidden.chain_field(r.address)
+$function$;
+
+-- function: app_hidden.chain_content_audit(r app_public.audit_log)
+CREATE OR REPLACE FUNCTION app_hidden.chain_content_audit(r app_public.audit_log)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select app_hidden.chain_field(r.chain) || app_hidden.chain_field(r.chain_seq::text) || app_hidden.chain_field(r.id::text)
+      || app_hidden.chain_field(app_hidden.chain_micros(r.at)) || app_hidden.chain_field(r.actor_id::text)
+      || app_hidden.chain_field(r.actor_role) || app_hidden.chain_field(r.table_name) || app_hidden.chain_field(r.operation)
+      || app_hidden.chain_field(r.record_id::text) || app_hidden.chain_field(r.case_id::text)
+      || app_hidden.chain_field(r.old_data::text) || app_hidden.chain_field(r.new_data::text)
+$function$;
+
+-- function: app_hidden.chain_field(value text)
+CREATE OR REPLACE FUNCTION app_hidden.chain_field(value text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select case when value is null then 'N' else 'S' || octet_length(value) || ':' || value end
+$function$;
+
+-- function: app_hidden.chain_hash(prev_hash text, content text)
+CREATE OR REPLACE FUNCTION app_hidden.chain_hash(prev_hash text, content text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select encode(sha256(convert_to(prev_hash || content, 'UTF8')), 'hex')
+$function$;
+
+-- function: app_hidden.chain_micros(at timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_hidden.chain_micros(at timestamp with time zone)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select (extract(epoch from at) * 1000000)::bigint::text
+$function$;
+
+-- function: app_hidden.chain_next(log text, chain text, OUT seq bigint, OUT prev_hash text)
+CREATE OR REPLACE FUNCTION app_hidden.chain_next(log text, chain text, OUT seq bigint, OUT prev_hash text)
+ RETURNS record
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  insert into app_private.log_chain_heads (log, chain, seq, hash)
+  values (chain_next.log, chain_next.chain, 0, repeat('0', 64))
+  on conflict do nothing;
+  select h.seq + 1, h.hash into seq, prev_hash
+    from app_private.log_chain_heads h
+   where h.log = chain_next.log and h.chain = chain_next.chain
+     for update;
+end;
+$function$;
+
 -- function: app_hidden.change_link(offer app_public.interview_offers, link text)
 CREATE OR REPLACE FUNCTION app_hidden.change_link(offer app_public.interview_offers, link text)
  RETURNS app_public.interview_offers
@@ -6520,6 +7518,45 @@ end;
 $function$;
 grant execute on function app_hidden.coordinator_case_search(search text) to sanad_user;
 
+-- function: app_hidden.document_safety_task_closing(task_id uuid, reason text)
+CREATE OR REPLACE FUNCTION app_hidden.document_safety_task_closing(task_id uuid, reason text)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  s app_public.safety_signals;
+  cleaned text := nullif(btrim(coalesce(reason, '')), '');
+begin
+  select sig.* into s
+    from app_public.workflow_tasks t
+    join app_public.workflow_instances i on i.id = t.process_instance_id
+    join app_public.safety_signals sig on sig.id = (i.variables -> 'signalId' ->> 'value')::uuid
+   where t.id = document_safety_task_closing.task_id and t.task_definition_key = 'safetySignalTask'
+     for update of sig;
+  if s.id is null then
+    return null;
+  end if;
+  if not app_hidden.may_act_on_safety_signal(s.case_id, s.responsible_group) then
+    return 'SAFETY_TASK_NOT_YOURS';
+  end if;
+  if cleaned is not null then
+    if length(cleaned) > 4000 then
+      return 'CLOSING_REASON_TOO_LONG';
+    end if;
+    update app_public.safety_signals x set closing_reason = cleaned where x.id = s.id;
+    return null;
+  end if;
+  if app_hidden.safety_signal_first_call_at(s.id) is null then
+    return 'SAFETY_TASK_NEEDS_CALL_OR_REASON';
+  end if;
+  return null;
+end;
+$function$;
+comment on function app_hidden.document_safety_task_closing(task_id uuid, reason text) is 'Before a risk task is completed: stores the reason for closing it without a call; returns a refusal code when it has neither call nor reason.';
+grant execute on function app_hidden.document_safety_task_closing(task_id uuid, reason text) to sanad_user;
+
 -- function: app_hidden.end_case_workflows(case_id uuid, reason text)
 CREATE OR REPLACE FUNCTION app_hidden.end_case_workflows(case_id uuid, reason text)
  RETURNS integer
@@ -6562,6 +7599,48 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.ensure_log_partitions(months_ahead integer)
+CREATE OR REPLACE FUNCTION app_hidden.ensure_log_partitions(months_ahead integer DEFAULT 12)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  log text;
+  month date;
+  partition text;
+  created integer := 0;
+begin
+  foreach log in array array['access_log', 'account_log'] loop
+    for i in -1 .. months_ahead loop
+      month := (date_trunc('month', now() at time zone 'UTC') + make_interval(months => i))::date;
+      partition := format('%s_y%sm%s', log, to_char(month, 'YYYY'), to_char(month, 'MM'));
+      continue when exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                             where n.nspname = 'app_private' and c.relname = partition);
+      -- A month whose rows already sit in the default partition stays there.
+      continue when exists (
+        select 1 from pg_inherits i join pg_class c on c.oid = i.inhrelid
+         where i.inhparent = format('app_public.%I', log)::regclass and c.relname = log || '_default')
+        and (case log
+               when 'access_log' then exists (select 1 from app_private.access_log_default
+                                               where at >= (month::timestamp at time zone 'UTC')
+                                                 and at < ((month + interval '1 month')::timestamp at time zone 'UTC'))
+               else exists (select 1 from app_private.account_log_default
+                             where at >= (month::timestamp at time zone 'UTC')
+                               and at < ((month + interval '1 month')::timestamp at time zone 'UTC'))
+             end);
+      execute format('create table app_private.%I partition of app_public.%I for values from (%L) to (%L)',
+        partition, log, month::timestamp at time zone 'UTC', (month + interval '1 month')::timestamp at time zone 'UTC');
+      execute format('alter table app_private.%I enable row level security', partition);
+      execute format('create trigger _000_no_truncate before truncate on app_private.%I for each statement execute function app_hidden.tg_log_append_only()', partition);
+      created := created + 1;
+    end loop;
+  end loop;
+  return created;
+end;
+$function$;
+comment on function app_hidden.ensure_log_partitions(months_ahead integer) is 'Creates the monthly partitions of the access and account logs up to the given number of months ahead.';
+
 -- function: app_hidden.exclude_case(case_id uuid, flag text, value boolean, reason text, ask_for_post boolean)
 CREATE OR REPLACE FUNCTION app_hidden.exclude_case(case_id uuid, flag text, value boolean, reason text, ask_for_post boolean DEFAULT false)
  RETURNS void
@@ -6574,6 +7653,7 @@ declare
     'excluded_for_lack_of_internet_access', 'excluded_during_interview', 'excluded_for_missing_interview',
     'excluded_for_minor_age', 'excluded_for_no_trauma_or_low_bdi', 'excluded_for_upcoming_treatment'];
   patient_id uuid;
+  randomized boolean;
 begin
   if not app_hidden.is_coordinator() then
     raise exception 'Only coordinators may change exclusion flags.' using errcode = '42501', hint = 'forbidden';
@@ -6586,6 +7666,18 @@ begin
   end if;
   if not exists (select 1 from app_public.cases c where c.id = exclude_case.case_id) then
     raise exception 'There is no such case.' using errcode = 'P0002', hint = 'case_not_found';
+  end if;
+  randomized := exists (select 1 from app_public.treatment_assignments t where t.case_id = exclude_case.case_id);
+  if value and flag = any (patient_flags) and randomized then
+    raise exception 'This patient is randomized and stays in the trial''s analysis; mark a dropout instead of an exclusion.'
+      using errcode = '55000', hint = 'randomized_use_dropout';
+  end if;
+  if value and flag = 'is_dropout' and not randomized then
+    raise exception 'Only a randomized patient can drop out; before randomization exclude the patient instead.'
+      using errcode = '55000', hint = 'dropout_before_randomization';
+  end if;
+  if value and flag = 'is_dropout' and exists (select 1 from app_public.cases c where c.id = exclude_case.case_id and c.is_dropout) then
+    raise exception 'This case is already marked as a dropout.' using errcode = '55000', hint = 'already_dropout';
   end if;
 
   insert into app_public.exclusion_changes (case_id, flag, value, reason, changed_by)
@@ -6617,8 +7709,14 @@ begin
            ask_for_post_if_dropped_out = value and coalesce(ask_for_post, false)
      where c.id = exclude_case.case_id;
     if value then
+      -- The trial takes the message only in its treatment phase (post questionnaires may
+      -- follow); before that (waiting for the questionnaires before treatment) every process of
+      -- the case ends now, the arm's worksheet processes included. 0061 asked whether any
+      -- process waited for `dropout`, so a worksheet process took the message and the trial
+      -- went on at "before treatment".
       if exists (select 1 from app_public.workflow_instances i
-                  where i.case_id = exclude_case.case_id and i.state = 'ACTIVE' and 'dropout' = any (i.waiting_messages)) then
+                  where i.case_id = exclude_case.case_id and i.business_key = 'trial' and i.state = 'ACTIVE'
+                    and 'dropout' = any (i.waiting_messages)) then
         perform app_hidden.notify_workflow(exclude_case.case_id, 'dropout',
           jsonb_build_object('askForPostIfDroppedOut', jsonb_build_object('value', coalesce(ask_for_post, false), 'type', 'Boolean'),
                              'dropoutReason', jsonb_build_object('value', btrim(reason), 'type', 'String')));
@@ -6683,6 +7781,36 @@ exception when exclusion_violation then
 end;
 $function$;
 
+-- function: app_hidden.invite_staff_account(username citext, email citext, alias text, roles text[], locale text, token_hash text, expires_at timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_hidden.invite_staff_account(username citext, email citext, alias text, roles text[], locale text, token_hash text, expires_at timestamp with time zone)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  new_id uuid;
+begin
+  perform app_hidden.require_coordinator();
+  if roles is null or cardinality(roles) = 0 or not (roles <@ app_hidden.staff_roles_known()) then
+    raise exception 'Choose at least one staff role' using errcode = '22023', hint = 'staff_roles_invalid';
+  end if;
+  insert into app_public.users (username, email, alias, locale, is_coordinator_account, is_interviewer_account, is_therapist_account,
+                                is_supervisor_account, is_supporter_account, is_counselor_account, is_tester_account)
+  values (invite_staff_account.username, invite_staff_account.email, nullif(btrim(invite_staff_account.alias), ''), invite_staff_account.locale,
+          'coordinator' = any (roles), 'interviewer' = any (roles), 'therapist' = any (roles), 'supervisor' = any (roles),
+          'supporter' = any (roles), 'counselor' = any (roles), 'tester' = any (roles))
+  returning id into new_id;
+  -- No password hash can match the empty string: nobody signs in before choosing a password.
+  insert into app_private.user_secrets (user_id, password_hash) values (new_id, '');
+  insert into app_private.action_tokens (token_hash, kind, user_id, token_generation, expires_at)
+  values (invite_staff_account.token_hash, 'reset_password', new_id, 0, invite_staff_account.expires_at);
+  perform app_hidden.record_staff_account_change(new_id, 'invite', null);
+  return new_id;
+end
+$function$;
+grant execute on function app_hidden.invite_staff_account(username citext, email citext, alias text, roles text[], locale text, token_hash text, expires_at timestamp with time zone) to sanad_user;
+
 -- function: app_hidden.is_coordinator()
 CREATE OR REPLACE FUNCTION app_hidden.is_coordinator()
  RETURNS boolean
@@ -6712,6 +7840,21 @@ begin
 end;
 $function$;
 grant execute on function app_hidden.is_interviewer() to sanad_user;
+
+-- function: app_hidden.is_last_active_coordinator(target uuid)
+CREATE OR REPLACE FUNCTION app_hidden.is_last_active_coordinator(target uuid)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  perform 1 from app_public.users u where u.is_coordinator_account order by u.id for update;
+  return not exists (
+    select 1 from app_public.users u join app_private.user_secrets s on s.user_id = u.id
+     where u.is_coordinator_account and s.disabled_at is null and u.system_role = 'USER' and u.id <> target);
+end
+$function$;
 
 -- function: app_hidden.is_member(case_id uuid)
 CREATE OR REPLACE FUNCTION app_hidden.is_member(case_id uuid)
@@ -6806,6 +7949,33 @@ CREATE OR REPLACE FUNCTION app_hidden.letter_placeholders()
 AS $function$ select array['patient_alias', 'therapist_alias', 'date'] $function$;
 grant execute on function app_hidden.letter_placeholders() to sanad_user;
 
+-- function: app_hidden.lock_staff_account(target uuid)
+CREATE OR REPLACE FUNCTION app_hidden.lock_staff_account(target uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  perform 1 from app_public.users u where u.id = target and u.system_role = 'USER' and not u.is_patient_account for update;
+  if not found then
+    raise exception 'There is no such staff account' using errcode = 'P0002', hint = 'staff_account_not_found';
+  end if;
+end
+$function$;
+
+-- function: app_hidden.may_act_on_safety_signal(case_id uuid, responsible_group text)
+CREATE OR REPLACE FUNCTION app_hidden.may_act_on_safety_signal(case_id uuid, responsible_group text)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select app_hidden.is_coordinator()
+      or (responsible_group <> 'coordinators' and app_hidden.workflow_in_group(may_act_on_safety_signal.case_id, responsible_group))
+$function$;
+grant execute on function app_hidden.may_act_on_safety_signal(case_id uuid, responsible_group text) to sanad_user;
+
 -- function: app_hidden.may_address(case_id uuid, to_interviewers boolean, to_patients boolean, to_supervisors boolean, to_therapists boolean, to_supporters boolean, to_counselors boolean)
 CREATE OR REPLACE FUNCTION app_hidden.may_address(case_id uuid, to_interviewers boolean, to_patients boolean, to_supervisors boolean, to_therapists boolean, to_supporters boolean, to_counselors boolean)
  RETURNS boolean
@@ -6877,6 +8047,25 @@ begin
             (s.o - 1 + floor(random2 * jsonb_array_length(arms))::int) % jsonb_array_length(arms)
    limit 1;
   return chosen;
+end;
+$function$;
+
+-- function: app_hidden.move_interview_dates(case_id uuid, starts_at timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_hidden.move_interview_dates(case_id uuid, starts_at timestamp with time zone)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  update app_public.workflow_instances i
+     set variables = jsonb_set(i.variables, '{startsAt}',
+           jsonb_build_object('value', to_char(starts_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                              'type', coalesce(i.variables -> 'startsAt' ->> 'type', 'String')))
+   where i.case_id = move_interview_dates.case_id and i.business_key = 'trial' and i.end_time is null
+     and i.variables ? 'startsAt';
+  update app_public.workflow_tasks t set due = starts_at
+   where t.case_id = move_interview_dates.case_id and t.task_definition_key = 'interviewTask' and t.end_time is null;
 end;
 $function$;
 
@@ -7085,6 +8274,24 @@ begin
 end;
 $function$;
 grant execute on function app_hidden.my_record_reach(OUT is_coordinator boolean, OUT case_ids uuid[], OUT care_team_case_ids uuid[]) to sanad_user;
+
+-- function: app_hidden.my_record_readers(max_rows integer)
+CREATE OR REPLACE FUNCTION app_hidden.my_record_readers(max_rows integer DEFAULT 500)
+ RETURNS TABLE(last_at timestamp with time zone, reads bigint, reader_name text, reader_roles text[], record_kind text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select max(l.at), count(*), coalesce(u.alias, u.username::text, '—'), app_hidden.reader_roles(l.reader_id, mine.case_id), l.record_kind
+    from app_public.case_members mine
+    join app_public.access_log l on l.case_ids @> array[mine.case_id]
+    left join app_public.users u on u.id = l.reader_id
+   where mine.user_id = app_public.current_user_id() and mine.acts_as_patient
+   group by date_trunc('hour', l.at), l.reader_id, u.alias, u.username, mine.case_id, l.record_kind
+   order by max(l.at) desc
+   limit least(greatest(max_rows, 1), 2000)
+$function$;
+grant execute on function app_hidden.my_record_readers(max_rows integer) to sanad_user;
 
 -- function: app_hidden.my_staff_case_ids()
 CREATE OR REPLACE FUNCTION app_hidden.my_staff_case_ids()
@@ -7384,6 +8591,26 @@ end;
 $function$;
 grant execute on function app_hidden.raise_screening_exclusions(case_id uuid, exclusions text[]) to sanad_user;
 
+-- function: app_hidden.reader_roles(reader uuid, of_case uuid)
+CREATE OR REPLACE FUNCTION app_hidden.reader_roles(reader uuid, of_case uuid)
+ RETURNS text[]
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select coalesce(array_agg(role order by role), '{}') from (
+    select unnest(array[
+      case when m.acts_as_therapist then 'therapist' end,
+      case when m.acts_as_supervisor then 'supervisor' end,
+      case when m.acts_as_interviewer then 'interviewer' end,
+      case when m.acts_as_supporter then 'supporter' end,
+      case when m.acts_as_counselor then 'counselor' end]) as role
+      from app_public.case_members m where m.case_id = of_case and m.user_id = reader
+    union
+    select 'coordinator' from app_public.users u where u.id = reader and u.is_coordinator_account
+  ) roles where role is not null
+$function$;
+
 -- function: app_hidden.rebuild_case_inbox()
 CREATE OR REPLACE FUNCTION app_hidden.rebuild_case_inbox()
  RETURNS integer
@@ -7405,6 +8632,39 @@ begin
 end;
 $function$;
 comment on function app_hidden.rebuild_case_inbox() is 'Recounts every member''s new messages and latest message; answers the number of rows kept.';
+
+-- function: app_hidden.record_case_reads(reader uuid, api text, kinds text[], case_lists jsonb)
+CREATE OR REPLACE FUNCTION app_hidden.record_case_reads(reader uuid, api text, kinds text[], case_lists jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  written integer := 0;
+  kind_index integer;
+  ids uuid[];
+begin
+  if reader is null then
+    return 0;
+  end if;
+  for kind_index in 1 .. coalesce(array_length(kinds, 1), 0) loop
+    select coalesce(array_agg(distinct c.id order by c.id), '{}')
+      into ids
+      from jsonb_array_elements_text(case_lists -> (kind_index - 1)) as c(id)
+     where not exists (select 1 from app_public.case_members m
+                        where m.case_id = c.id::uuid and m.user_id = reader and m.acts_as_patient);
+    -- A read that touched only the reader's own case as its patient is not logged; a read
+    -- whose cases are unknown (an empty list from the start) is, with no case.
+    continue when array_length(ids, 1) is null and jsonb_array_length(case_lists -> (kind_index - 1)) > 0;
+    insert into app_public.access_log (reader_id, record_kind, api, case_ids)
+    values (reader, kinds[kind_index], api, ids);
+    written := written + 1;
+  end loop;
+  return written;
+end;
+$function$;
+comment on function app_hidden.record_case_reads(reader uuid, api text, kinds text[], case_lists jsonb) is 'Logs one read request: per kind of record, the cases it touched.';
 
 -- function: app_hidden.record_dropout_message(case_id uuid, ask_for_post boolean, reason text, sent_by uuid)
 CREATE OR REPLACE FUNCTION app_hidden.record_dropout_message(case_id uuid, ask_for_post boolean, reason text, sent_by uuid)
@@ -7631,6 +8891,22 @@ end;
 $function$;
 grant execute on function app_hidden.record_measurement_completion(case_id uuid, time_of_measurement text, collections text[], variables jsonb) to sanad_user;
 
+-- function: app_hidden.record_staff_account_change(target uuid, action text, before jsonb)
+CREATE OR REPLACE FUNCTION app_hidden.record_staff_account_change(target uuid, action text, before jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  after jsonb := app_hidden.staff_account_state(target);
+begin
+  insert into app_private.staff_account_changes (user_id, changed_by, action, before, after)
+  values (target, app_public.current_user_id(), action, before, after);
+  return after;
+end
+$function$;
+
 -- function: app_hidden.refresh_case_inbox(case_ids uuid[], user_ids uuid[])
 CREATE OR REPLACE FUNCTION app_hidden.refresh_case_inbox(case_ids uuid[], user_ids uuid[] DEFAULT NULL::uuid[])
  RETURNS void
@@ -7681,6 +8957,52 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.refuse_by_stage(case_id uuid, act text)
+CREATE OR REPLACE FUNCTION app_hidden.refuse_by_stage(case_id uuid, act text)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  refusal constant text := app_hidden.stage_refusal(refuse_by_stage.case_id, act);
+begin
+  if refusal is not null then
+    raise exception '%', case refusal
+        when 'SCREENING_NOT_COMPLETE' then 'An interview can be booked once the screening questionnaires are complete'
+        when 'BOOKING_CLOSED' then 'Booking an interview is not open at this step of the trial'
+        when 'PATH_FINISHED' then 'The participation in the trial has ended'
+        else 'The participation in the trial has ended: ' || lower(replace(substr(refusal, 12), '_', ' '))
+      end
+      using errcode = 'P0001', hint = refusal;
+  end if;
+end;
+$function$;
+
+-- function: app_hidden.reinvite_staff_account(target uuid, token_hash text, expires_at timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_hidden.reinvite_staff_account(target uuid, token_hash text, expires_at timestamp with time zone)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  state jsonb;
+begin
+  perform app_hidden.require_coordinator();
+  perform app_hidden.lock_staff_account(target);
+  if exists (select 1 from app_public.users u where u.id = target and u.email_confirmed_at is not null) then
+    raise exception 'This person has chosen a password already; they can ask for a password reset' using errcode = 'P0001', hint = 'invitation_accepted';
+  end if;
+  state := app_hidden.staff_account_state(target);
+  insert into app_private.action_tokens (token_hash, kind, user_id, token_generation, expires_at)
+  values (reinvite_staff_account.token_hash, 'reset_password', target,
+          (select s.token_generation from app_private.user_secrets s where s.user_id = target), reinvite_staff_account.expires_at);
+  return app_hidden.record_staff_account_change(target, 'reinvite', state);
+end
+$function$;
+grant execute on function app_hidden.reinvite_staff_account(target uuid, token_hash text, expires_at timestamp with time zone) to sanad_user;
+
 -- function: app_hidden.request_workflow_start(case_id uuid, definition_key text, business_key text)
 CREATE OR REPLACE FUNCTION app_hidden.request_workflow_start(case_id uuid, definition_key text, business_key text DEFAULT NULL::text)
  RETURNS void
@@ -7705,6 +9027,20 @@ AS $function$
           coalesce(request_workflow_start.variables, '{}'::jsonb));
 $function$;
 comment on function app_hidden.request_workflow_start(case_id uuid, definition_key text, business_key text, variables jsonb) is 'Queues the start of a process for a case with start variables (plain JSON values or Camunda-typed), in the transaction of the change that calls for it.';
+
+-- function: app_hidden.require_coordinator()
+CREATE OR REPLACE FUNCTION app_hidden.require_coordinator()
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not coalesce((select u.is_coordinator_account from app_public.users u where u.id = app_public.current_user_id()), false) then
+    raise exception 'Only coordinators can manage staff accounts' using errcode = '42501', hint = 'coordinator_only';
+  end if;
+end
+$function$;
 
 -- function: app_hidden.require_offer_owner(offer app_public.interview_offers)
 CREATE OR REPLACE FUNCTION app_hidden.require_offer_owner(offer app_public.interview_offers)
@@ -7733,6 +9069,21 @@ AS $function$
     else 'coordinators'
   end
 $function$;
+
+-- function: app_hidden.safety_signal_first_call_at(signal_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.safety_signal_first_call_at(signal_id uuid)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select min(greatest(c.call_date, s.raised_at))
+    from app_public.safety_signals s
+    join app_public.case_suicide_calls c
+      on c.safety_signal_id = s.id or (c.case_id = s.case_id and c.created_at >= s.raised_at)
+   where s.id = safety_signal_first_call_at.signal_id
+$function$;
+grant execute on function app_hidden.safety_signal_first_call_at(signal_id uuid) to sanad_user;
 
 -- function: app_hidden.save_offer(offer app_public.interview_offers)
 CREATE OR REPLACE FUNCTION app_hidden.save_offer(offer app_public.interview_offers)
@@ -7828,6 +9179,76 @@ end;
 $function$;
 grant execute on function app_hidden.set_short_notice_hours(hours integer) to sanad_user;
 
+-- function: app_hidden.set_staff_disabled(target uuid, disabled boolean)
+CREATE OR REPLACE FUNCTION app_hidden.set_staff_disabled(target uuid, disabled boolean)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  before jsonb;
+begin
+  perform app_hidden.require_coordinator();
+  if disabled is null then
+    raise exception 'Say whether the account is disabled' using errcode = '22023', hint = 'staff_disabled_invalid';
+  end if;
+  perform app_hidden.lock_staff_account(target);
+  before := app_hidden.staff_account_state(target);
+  if (before ->> 'disabled')::boolean = disabled then
+    return before;
+  end if;
+  if disabled and target = app_public.current_user_id() then
+    raise exception 'You cannot disable your own account' using errcode = 'P0001', hint = 'not_yourself';
+  end if;
+  if disabled and before -> 'roles' ? 'coordinator' and app_hidden.is_last_active_coordinator(target) then
+    raise exception 'This is the last active coordinator and cannot be disabled' using errcode = 'P0001', hint = 'last_coordinator';
+  end if;
+  if disabled then
+    update app_private.user_secrets s set disabled_at = now(), token_generation = s.token_generation + 1 where s.user_id = target;
+    update app_private.login_tokens t set revoked_at = now() where t.user_id = target and t.revoked_at is null;
+  else
+    update app_private.user_secrets s set disabled_at = null where s.user_id = target;
+  end if;
+  return app_hidden.record_staff_account_change(target, case when disabled then 'disable' else 'enable' end, before);
+end
+$function$;
+grant execute on function app_hidden.set_staff_disabled(target uuid, disabled boolean) to sanad_user;
+
+-- function: app_hidden.set_staff_roles(target uuid, roles text[])
+CREATE OR REPLACE FUNCTION app_hidden.set_staff_roles(target uuid, roles text[])
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  before jsonb;
+begin
+  perform app_hidden.require_coordinator();
+  if roles is null or not (roles <@ app_hidden.staff_roles_known()) then
+    raise exception 'Unknown staff role' using errcode = '22023', hint = 'staff_roles_invalid';
+  end if;
+  perform app_hidden.lock_staff_account(target);
+  before := app_hidden.staff_account_state(target);
+  if before -> 'roles' = to_jsonb(array(select r from unnest(app_hidden.staff_roles_known()) r where r = any (roles))) then
+    return before; -- nothing changes, nothing to record
+  end if;
+  if before -> 'roles' ? 'coordinator' and not ('coordinator' = any (roles)) and not (before ->> 'disabled')::boolean
+     and app_hidden.is_last_active_coordinator(target) then
+    raise exception 'This is the last active coordinator; give another person the coordinator role first' using errcode = 'P0001', hint = 'last_coordinator';
+  end if;
+  update app_public.users u
+     set is_coordinator_account = 'coordinator' = any (roles), is_interviewer_account = 'interviewer' = any (roles),
+         is_therapist_account = 'therapist' = any (roles), is_supervisor_account = 'supervisor' = any (roles),
+         is_supporter_account = 'supporter' = any (roles), is_counselor_account = 'counselor' = any (roles),
+         is_tester_account = 'tester' = any (roles)
+   where u.id = target;
+  return app_hidden.record_staff_account_change(target, 'roles', before);
+end
+$function$;
+grant execute on function app_hidden.set_staff_roles(target uuid, roles text[]) to sanad_user;
+
 -- function: app_hidden.short_notice()
 CREATE OR REPLACE FUNCTION app_hidden.short_notice()
  RETURNS interval
@@ -7837,6 +9258,117 @@ CREATE OR REPLACE FUNCTION app_hidden.short_notice()
 AS $function$
   select coalesce((select s.short_notice from app_private.invoice_settings s), interval '24 hours')
 $function$;
+
+-- function: app_hidden.staff_account_changes(max_rows integer)
+CREATE OR REPLACE FUNCTION app_hidden.staff_account_changes(max_rows integer DEFAULT 100)
+ RETURNS TABLE(id uuid, user_id uuid, username text, changed_by_username text, changed_at timestamp with time zone, action text, before jsonb, after jsonb)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  perform app_hidden.require_coordinator();
+  return query
+    select c.id, c.user_id, u.username::text, b.username::text, c.changed_at, c.action, c.before, c.after
+      from app_private.staff_account_changes c
+      join app_public.users u on u.id = c.user_id
+      left join app_public.users b on b.id = c.changed_by
+     order by c.changed_at desc, c.id
+     limit least(greatest(max_rows, 1), 500);
+end
+$function$;
+grant execute on function app_hidden.staff_account_changes(max_rows integer) to sanad_user;
+
+-- function: app_hidden.staff_account_state(target uuid)
+CREATE OR REPLACE FUNCTION app_hidden.staff_account_state(target uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select jsonb_build_object(
+    'roles', to_jsonb(array_remove(array[
+      case when u.is_coordinator_account then 'coordinator' end,
+      case when u.is_interviewer_account then 'interviewer' end,
+      case when u.is_therapist_account then 'therapist' end,
+      case when u.is_supervisor_account then 'supervisor' end,
+      case when u.is_supporter_account then 'supporter' end,
+      case when u.is_counselor_account then 'counselor' end,
+      case when u.is_tester_account then 'tester' end], null)),
+    'disabled', s.disabled_at is not null)
+  from app_public.users u join app_private.user_secrets s on s.user_id = u.id
+  where u.id = target
+$function$;
+
+-- function: app_hidden.staff_accounts()
+CREATE OR REPLACE FUNCTION app_hidden.staff_accounts()
+ RETURNS TABLE(id uuid, username text, email text, alias text, roles text[], disabled boolean, invitation_pending boolean, last_login timestamp with time zone, created_at timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  perform app_hidden.require_coordinator();
+  return query
+    select u.id, u.username::text, u.email::text, u.alias,
+           array(select jsonb_array_elements_text(app_hidden.staff_account_state(u.id) -> 'roles')),
+           s.disabled_at is not null, u.email_confirmed_at is null, u.last_login, u.created_at
+      from app_public.users u join app_private.user_secrets s on s.user_id = u.id
+     where u.system_role = 'USER' and not u.is_patient_account
+       and (u.is_coordinator_account or u.is_interviewer_account or u.is_therapist_account or u.is_supervisor_account
+            or u.is_supporter_account or u.is_counselor_account or u.is_tester_account
+            or exists (select 1 from app_private.staff_account_changes c where c.user_id = u.id))
+     order by lower(u.username::text);
+end
+$function$;
+grant execute on function app_hidden.staff_accounts() to sanad_user;
+
+-- function: app_hidden.staff_roles_known()
+CREATE OR REPLACE FUNCTION app_hidden.staff_roles_known()
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog'
+AS $function$ select array['coordinator', 'interviewer', 'therapist', 'supervisor', 'supporter', 'counselor', 'tester'] $function$;
+
+-- function: app_hidden.stage_refusal(case_id uuid, act text)
+CREATE OR REPLACE FUNCTION app_hidden.stage_refusal(case_id uuid, act text)
+ RETURNS text
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  kind constant text := app_hidden.case_stop_kind(stage_refusal.case_id);
+  current_stage text;
+begin
+  select c.stage into current_stage from app_public.cases c where c.id = stage_refusal.case_id;
+  if kind is not null then
+    return case kind
+      when 'screening' then 'PATH_ENDED_SCREENING'
+      when 'interview' then 'PATH_ENDED_INTERVIEW'
+      when 'missedInterview' then 'PATH_ENDED_MISSED_INTERVIEW'
+      when 'dropout' then 'PATH_ENDED_DROPOUT'
+      else 'PATH_ENDED_TEAM'
+    end;
+  end if;
+  if current_stage in ('finished', 'rejected') then
+    return 'PATH_FINISHED';
+  end if;
+  if act = 'booking' then
+    if current_stage = 'screening' then
+      return 'SCREENING_NOT_COMPLETE';
+    end if;
+    if current_stage not in ('registration', 'interview') then
+      return 'BOOKING_CLOSED';
+    end if;
+  elsif act <> 'worksheet' then
+    raise exception 'Unknown act "%".', act using errcode = '22023';
+  end if;
+  return null;
+end;
+$function$;
+comment on function app_hidden.stage_refusal(case_id uuid, act text) is 'The refusal code for booking or a worksheet write on a case at its stage, or null when allowed.';
 
 -- function: app_hidden.start_safety_process(case_id uuid, purpose text, record_id uuid, variables jsonb)
 CREATE OR REPLACE FUNCTION app_hidden.start_safety_process(case_id uuid, purpose text, record_id uuid, variables jsonb)
@@ -7907,6 +9439,74 @@ AS $function$
   select pg_catalog.substr(case_id::text, 3, 5) operator(pg_catalog.||) '…' operator(pg_catalog.||) pg_catalog.right(case_id::text, 2)
 $function$;
 grant execute on function app_hidden.task_case_short_id(case_id uuid) to sanad_user;
+
+-- function: app_hidden.tg_account_log()
+CREATE OR REPLACE FUNCTION app_hidden.tg_account_log()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  before_row jsonb;
+  after_row jsonb := to_jsonb(new);
+  changed jsonb := '{}';
+  key text;
+  actor uuid := app_public.current_user_id();
+begin
+  if tg_op = 'INSERT' then
+    insert into app_public.account_log (user_id, actor_id, event, detail)
+    values (new.id, actor, 'created',
+            jsonb_build_object('flags', (select coalesce(jsonb_agg(k order by k), '[]') from jsonb_each(after_row) e(k, v)
+                                         where k like 'is\_%' and v = 'true'::jsonb),
+                               'system_role', new.system_role));
+    return null;
+  end if;
+  before_row := to_jsonb(old);
+  -- Flags and roles (is_*_account, is_counseling_only, system_role) and any state column an
+  -- administration screen adds (disabled, disabled_at, deactivated_at, active).
+  for key in select k from jsonb_object_keys(after_row) k
+              where (k like 'is\_%' or k in ('system_role', 'active', 'disabled', 'disabled_at', 'deactivated_at', 'locked'))
+                and (before_row -> k) is distinct from (after_row -> k) loop
+    changed := changed || jsonb_build_object(key, jsonb_build_object('before', before_row -> key, 'after', after_row -> key));
+  end loop;
+  if changed <> '{}' then
+    insert into app_public.account_log (user_id, actor_id, event, detail)
+    values (new.id, actor,
+            case
+              when changed ?| array['disabled', 'disabled_at', 'deactivated_at', 'active']
+                   and coalesce(after_row ->> 'disabled', 'false') = 'true'
+                    or (after_row ? 'disabled_at' and after_row -> 'disabled_at' <> 'null'::jsonb and before_row -> 'disabled_at' = 'null'::jsonb)
+                    or (after_row ? 'deactivated_at' and after_row -> 'deactivated_at' <> 'null'::jsonb and before_row -> 'deactivated_at' = 'null'::jsonb)
+                    or (after_row ->> 'active' = 'false' and before_row ->> 'active' = 'true')
+                then 'disabled'
+              when changed ?| array['disabled', 'disabled_at', 'deactivated_at', 'active'] then 'enabled'
+              else 'flags_changed'
+            end,
+            changed);
+  end if;
+  if old.email is distinct from new.email then
+    insert into app_public.account_log (user_id, actor_id, event) values (new.id, actor, 'email_changed');
+  end if;
+  return null;
+end;
+$function$;
+
+-- function: app_hidden.tg_assignment_in_step()
+CREATE OR REPLACE FUNCTION app_hidden.tg_assignment_in_step()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not exists (select 1 from app_public.workflow_tasks t
+                  where t.case_id = new.case_id and t.task_definition_key = 'randomizeTask' and t.end_time is null) then
+    raise exception 'The trial of this case is not waiting for randomization; the arm is drawn in the trial''s randomization step.'
+      using errcode = '55000', hint = 'not_in_randomization_step';
+  end if;
+  return new;
+end;
+$function$;
 
 -- function: app_hidden.tg_audit()
 CREATE OR REPLACE FUNCTION app_hidden.tg_audit()
@@ -8148,6 +9748,33 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.tg_case_suicide_calls_signal()
+CREATE OR REPLACE FUNCTION app_hidden.tg_case_suicide_calls_signal()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if tg_op = 'UPDATE' then
+    new.safety_signal_id := old.safety_signal_id;
+    return new;
+  end if;
+  if new.safety_signal_id is null then
+    return new;
+  end if;
+  if not exists (select 1 from app_public.safety_signals s where s.id = new.safety_signal_id and s.case_id = new.case_id) then
+    raise exception 'This risk answer belongs to another case; record the call on the case of the risk answer'
+      using errcode = 'P0001', hint = 'SIGNAL_OF_ANOTHER_CASE';
+  end if;
+  update app_public.safety_signals s
+     set acknowledged_at = coalesce(s.acknowledged_at, now()),
+         acknowledged_by = coalesce(s.acknowledged_by, app_public.current_user_id())
+   where s.id = new.safety_signal_id and s.acknowledged_at is null;
+  return new;
+end;
+$function$;
+
 -- function: app_hidden.tg_cases_search_text()
 CREATE OR REPLACE FUNCTION app_hidden.tg_cases_search_text()
  RETURNS trigger
@@ -8170,6 +9797,67 @@ begin
      where c.id in (select i.case_id from app_public.case_members i where i.user_id = new.id and i.acts_as_patient);
   end if;
   return null;
+end;
+$function$;
+
+-- function: app_hidden.tg_chain_link_access()
+CREATE OR REPLACE FUNCTION app_hidden.tg_chain_link_access()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  link record;
+begin
+  new.chain := 'all';
+  link := app_hidden.chain_next('access_log', new.chain);
+  new.chain_seq := link.seq;
+  new.prev_hash := link.prev_hash;
+  new.row_hash := app_hidden.chain_hash(new.prev_hash, app_hidden.chain_content_access(new));
+  update app_private.log_chain_heads set seq = new.chain_seq, hash = new.row_hash where log = 'access_log' and chain = new.chain;
+  return new;
+end;
+$function$;
+
+-- function: app_hidden.tg_chain_link_account()
+CREATE OR REPLACE FUNCTION app_hidden.tg_chain_link_account()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  link record;
+begin
+  new.chain := 'all';
+  link := app_hidden.chain_next('account_log', new.chain);
+  new.chain_seq := link.seq;
+  new.prev_hash := link.prev_hash;
+  new.row_hash := app_hidden.chain_hash(new.prev_hash, app_hidden.chain_content_account(new));
+  update app_private.log_chain_heads set seq = new.chain_seq, hash = new.row_hash where log = 'account_log' and chain = new.chain;
+  return new;
+end;
+$function$;
+
+-- function: app_hidden.tg_chain_link_audit()
+CREATE OR REPLACE FUNCTION app_hidden.tg_chain_link_audit()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  link record;
+begin
+  -- Whatever a caller put into the chain columns is replaced.
+  new.chain := coalesce(new.case_id::text, 'table:' || new.table_name);
+  link := app_hidden.chain_next('audit_log', new.chain);
+  new.chain_seq := link.seq;
+  new.prev_hash := link.prev_hash;
+  new.row_hash := app_hidden.chain_hash(new.prev_hash, app_hidden.chain_content_audit(new));
+  update app_private.log_chain_heads set seq = new.chain_seq, hash = new.row_hash where log = 'audit_log' and chain = new.chain;
+  return new;
 end;
 $function$;
 
@@ -8275,6 +9963,22 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.tg_interview_offer_moved()
+CREATE OR REPLACE FUNCTION app_hidden.tg_interview_offer_moved()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if lower(new.time_slot) is distinct from lower(old.time_slot) then
+    perform app_hidden.move_interview_dates(b.case_id, lower(new.time_slot))
+       from app_public.interview_bookings b where b.offer_id = new.id and not b.canceled;
+  end if;
+  return null;
+end;
+$function$;
+
 -- function: app_hidden.tg_interview_report_booking()
 CREATE OR REPLACE FUNCTION app_hidden.tg_interview_report_booking()
  RETURNS trigger
@@ -8285,17 +9989,14 @@ AS $function$
 declare
   booking record;
 begin
-  select b.case_id, b.interviewer_id, b.canceled, o.starts_at into booking
-    from app_public.interview_bookings b join app_public.interview_offers o on o.id = b.offer_id
+  select b.case_id, b.interviewer_id, b.canceled into booking
+    from app_public.interview_bookings b
    where b.id = new.booking_id;
   if not found then
     raise exception 'There is no interview booking %', new.booking_id using errcode = 'P0001', hint = 'BOOKING_NOT_FOUND';
   end if;
   if booking.canceled then
     raise exception 'This interview booking was cancelled; a report needs an interview that took place' using errcode = 'P0001', hint = 'BOOKING_CANCELED';
-  end if;
-  if booking.starts_at > now() then
-    raise exception 'The interview has not started yet; write the report once it has begun' using errcode = 'P0001', hint = 'INTERVIEW_NOT_STARTED';
   end if;
   if tg_op = 'INSERT' then
     new.case_id := booking.case_id;
@@ -8428,6 +10129,30 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.tg_interview_report_one_door()
+CREATE OR REPLACE FUNCTION app_hidden.tg_interview_report_one_door()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if new.state = 'final' and old.state = 'draft' then
+    if new.trial_outcome is distinct from 'later' and exists (
+         select 1 from app_public.interview_reports r
+          where r.case_id = new.case_id and r.id <> new.id and r.state = 'final' and r.trial_outcome is distinct from 'later') then
+      raise exception 'This case already has a signed intake report; a coordinator amends that report instead.'
+        using errcode = '23505', hint = 'final_report_exists';
+    end if;
+    if not exists (select 1 from app_public.workflow_tasks t
+                    where t.case_id = new.case_id and t.task_definition_key = 'interviewTask' and t.end_time is null) then
+      raise exception 'The trial of this case is not waiting for an interview outcome, so the report cannot be signed now.'
+        using errcode = '55000', hint = 'not_in_interview_phase';
+    end if;
+  end if;
+  return new;
+end;
+$function$;
+
 -- function: app_hidden.tg_interview_report_safety_signal()
 CREATE OR REPLACE FUNCTION app_hidden.tg_interview_report_safety_signal()
  RETURNS trigger
@@ -8498,6 +10223,18 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.tg_log_append_only()
+CREATE OR REPLACE FUNCTION app_hidden.tg_log_append_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  raise exception 'The % is append-only: its rows cannot be changed or deleted', replace(tg_table_name, '_', ' ')
+    using errcode = '42501';
+end;
+$function$;
+
 -- function: app_hidden.tg_questionnaire_safety_signal()
 CREATE OR REPLACE FUNCTION app_hidden.tg_questionnaire_safety_signal()
  RETURNS trigger
@@ -8551,6 +10288,7 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_safety_task_completed()
 AS $function$
 declare
   vars jsonb;
+  signal app_public.safety_signals;
 begin
   select i.variables into vars from app_public.workflow_instances i where i.id = new.process_instance_id;
   if new.task_definition_key = 'reviewSuicideCall' then
@@ -8559,9 +10297,16 @@ begin
            coordinator_contact_date = coalesce(c.coordinator_contact_date, new.end_time)
      where c.id = (vars -> 'callId' ->> 'value')::uuid and new.completed_by is not null;
   elsif new.task_definition_key = 'safetySignalTask' then
+    select * into signal from app_public.safety_signals s where s.id = (vars -> 'signalId' ->> 'value')::uuid;
+    if signal.id is not null and signal.closing_reason is null and app_hidden.safety_signal_first_call_at(signal.id) is null then
+      raise exception 'A risk task closes only with a recorded call or a documented reason'
+        using errcode = 'P0001', hint = 'SAFETY_TASK_NEEDS_CALL_OR_REASON';
+    end if;
     update app_public.safety_signals s
-       set resolved_at = new.end_time, resolved_by = new.completed_by
-     where s.id = (vars -> 'signalId' ->> 'value')::uuid and s.resolved_at is null;
+       set resolved_at = new.end_time, resolved_by = new.completed_by,
+           acknowledged_at = coalesce(s.acknowledged_at, new.end_time),
+           acknowledged_by = coalesce(s.acknowledged_by, new.completed_by)
+     where s.id = signal.id and s.resolved_at is null;
   end if;
   return null;
 end;
@@ -8604,6 +10349,17 @@ begin
   new.updated_at := greatest(now(), old.updated_at + interval '1 millisecond');
   return new;
 end;
+$function$;
+
+-- function: app_hidden.tg_staff_account_changes_append_only()
+CREATE OR REPLACE FUNCTION app_hidden.tg_staff_account_changes_append_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  raise exception 'The record of staff account changes is append-only' using errcode = '42501';
+end
 $function$;
 
 -- function: app_hidden.tg_treatment_modules_start()
@@ -8672,6 +10428,23 @@ begin
       jsonb_build_object('worksheet', tg_table_name, 'worksheetId', new.id));
   end if;
   return null;
+end;
+$function$;
+
+-- function: app_hidden.tg_worksheet_stage_gate()
+CREATE OR REPLACE FUNCTION app_hidden.tg_worksheet_stage_gate()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  -- The writer is the case's patient (the server's own writes carry no user id).
+  if exists (select 1 from app_public.case_members m
+                  where m.case_id = new.case_id and m.user_id = app_public.current_user_id() and m.acts_as_patient) then
+    perform app_hidden.refuse_by_stage(new.case_id, 'worksheet');
+  end if;
+  return new;
 end;
 $function$;
 
@@ -8818,6 +10591,82 @@ $function$;
 comment on function app_hidden.workflow_roles(case_id uuid, task_candidate_groups text[], task_assignee text) is 'The workflow roles of the signed-in person in a case: coordinator, its case-member roles, and candidate/assignee of a task.';
 grant execute on function app_hidden.workflow_roles(case_id uuid, task_candidate_groups text[], task_assignee text) to sanad_user;
 
+-- function: app_private.forget_sign_in_failures(pair_key text)
+CREATE OR REPLACE FUNCTION app_private.forget_sign_in_failures(pair_key text)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog'
+AS $function$
+  delete from app_private.sign_in_failures where key = pair_key
+$function$;
+
+-- function: app_private.hit_rate_limits(keys text[], limits integer[], window_seconds integer)
+CREATE OR REPLACE FUNCTION app_private.hit_rate_limits(keys text[], limits integer[], window_seconds integer)
+ RETURNS integer[]
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog'
+AS $function$
+  with hit as (
+    insert into app_private.rate_limit_windows as w (key, window_start, hits)
+    select k.key, now(), 1 from unnest(keys) with ordinality as k(key, i)
+    on conflict (key) do update
+      set window_start = case when w.window_start <= now() - make_interval(secs => window_seconds) then now() else w.window_start end,
+          hits = case when w.window_start <= now() - make_interval(secs => window_seconds) then 1 else w.hits + 1 end
+    returning w.key, w.window_start, w.hits
+  )
+  select array_agg(
+           case when h.hits > limits[k.i] then greatest(1, ceil(extract(epoch from (h.window_start + make_interval(secs => window_seconds) - now())))::integer) else 0 end
+           order by k.i)
+    from unnest(keys) with ordinality as k(key, i) join hit h on h.key = k.key
+$function$;
+
+-- function: app_private.record_sign_in_failure(keys text[], free integer[], window_seconds integer, max_delay_seconds integer)
+CREATE OR REPLACE FUNCTION app_private.record_sign_in_failure(keys text[], free integer[], window_seconds integer, max_delay_seconds integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  wait integer;
+begin
+  delete from app_private.sign_in_failures
+   where key = any (keys) and last_at < now() - make_interval(secs => window_seconds) and wait_until <= now();
+  with bumped as (
+    insert into app_private.sign_in_failures as f (key, failures, last_at, wait_until)
+    select k.key, 1, now(), case when 1 >= free[k.i] then now() + make_interval(secs => least(1, max_delay_seconds)) else now() end
+      from unnest(keys) with ordinality as k(key, i)
+    on conflict (key) do update
+      set failures = f.failures + 1,
+          last_at = now(),
+          wait_until = case
+            when f.failures + 1 >= free[(select k.i from unnest(keys) with ordinality as k(key, i) where k.key = f.key)]
+            then now() + make_interval(secs => least(power(2, least(f.failures + 1 - free[(select k.i from unnest(keys) with ordinality as k(key, i) where k.key = f.key)], 30))::integer, max_delay_seconds))
+            else f.wait_until end
+    returning f.wait_until
+  )
+  select coalesce(max(greatest(0, ceil(extract(epoch from (b.wait_until - now())))::integer)), 0) into wait from bumped b;
+  -- Forget long-past failures of other keys now and then, so the table follows the active keys.
+  if random() < 0.01 then
+    delete from app_private.sign_in_failures where last_at < now() - make_interval(secs => window_seconds) and wait_until <= now();
+    delete from app_private.rate_limit_windows where window_start < now() - interval '1 hour';
+  end if;
+  return wait;
+end
+$function$;
+
+-- function: app_private.sign_in_wait(keys text[], window_seconds integer)
+CREATE OR REPLACE FUNCTION app_private.sign_in_wait(keys text[], window_seconds integer)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select coalesce(max(greatest(0, ceil(extract(epoch from (f.wait_until - now())))::integer)), 0)
+    from app_private.sign_in_failures f
+   where f.key = any (keys)
+     and not (f.last_at < now() - make_interval(secs => window_seconds) and f.wait_until <= now())
+$function$;
+
 -- function: app_public."current_user"()
 CREATE OR REPLACE FUNCTION app_public."current_user"()
  RETURNS app_public.users
@@ -8828,6 +10677,38 @@ AS $function$
   select u.* from app_public.users u where u.id = app_public.current_user_id()
 $function$;
 grant execute on function app_public."current_user"() to sanad_user;
+
+-- function: app_public.acknowledge_safety_signal(signal_id uuid)
+CREATE OR REPLACE FUNCTION app_public.acknowledge_safety_signal(signal_id uuid)
+ RETURNS app_public.safety_signals
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  s app_public.safety_signals;
+begin
+  select * into s from app_public.safety_signals x where x.id = acknowledge_safety_signal.signal_id for update;
+  if s.id is null or not (app_hidden.is_coordinator() or s.case_id in (select app_hidden.my_staff_case_ids())) then
+    raise exception 'Not involved in this case' using errcode = 'P0001', hint = 'NOT_INVOLVED';
+  end if;
+  if not app_hidden.may_act_on_safety_signal(s.case_id, s.responsible_group) then
+    raise exception 'This safety task is for other people of the case; a coordinator or one of them takes it on'
+      using errcode = 'P0001', hint = 'SAFETY_TASK_NOT_YOURS';
+  end if;
+  if s.resolved_at is not null then
+    raise exception 'This safety task is already closed' using errcode = 'P0001', hint = 'SAFETY_TASK_CLOSED';
+  end if;
+  update app_public.safety_signals x
+     set acknowledged_at = coalesce(x.acknowledged_at, now()),
+         acknowledged_by = coalesce(x.acknowledged_by, app_public.current_user_id())
+   where x.id = s.id
+  returning x.* into s;
+  return s;
+end;
+$function$;
+comment on function app_public.acknowledge_safety_signal(signal_id uuid) is 'Takes on the safety task of a risk answer ("I am on it"): the people the task is for or a coordinator; the first time and person are kept.';
+grant execute on function app_public.acknowledge_safety_signal(signal_id uuid) to sanad_user;
 
 -- function: app_public.adopt_offer(id uuid)
 CREATE OR REPLACE FUNCTION app_public.adopt_offer(id uuid)
@@ -8957,6 +10838,9 @@ begin
   if patient_id is null then
     raise exception 'This case has no patient to interview' using errcode = 'P0001', hint = 'NO_PATIENT';
   end if;
+  -- The stage gate (0122): not before the screening is complete, not after the path ended,
+  -- checked before anything is locked or written, for the patient and a coordinator alike.
+  perform app_hidden.refuse_by_stage(book_interview.case_id, 'booking');
   -- Lock order: the slot, then the case. Concurrent bookings of one slot wait here, and each
   -- then sees the booking committed before it.
   select * into offer from app_public.interview_offers o where o.id = book_interview.offer_id for update;
@@ -8999,7 +10883,7 @@ begin
   return booking;
 end;
 $function$;
-comment on function app_public.book_interview(offer_id uuid, case_id uuid) is 'Books a free upcoming time slot for a case: its patient for themselves, or a coordinator.';
+comment on function app_public.book_interview(offer_id uuid, case_id uuid) is 'Books a free upcoming time slot for a case: its patient for themselves, or a coordinator; refused while the stage does not allow it (app_hidden.stage_refusal).';
 grant execute on function app_public.book_interview(offer_id uuid, case_id uuid) to sanad_user;
 
 -- function: app_public.cancel_interview_booking(id uuid)
@@ -9435,6 +11319,62 @@ end;
 $function$;
 grant execute on function app_public.cases_patient(c app_public.cases) to sanad_user;
 
+-- function: app_public.cases_randomization_check(c app_public.cases)
+CREATE OR REPLACE FUNCTION app_public.cases_randomization_check(c app_public.cases)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  registered text;
+  reported text;
+  refusal text;
+begin
+  if not app_hidden.is_coordinator() then
+    return null;
+  end if;
+  select u.gender::text into registered
+    from app_public.case_members m join app_public.users u on u.id = m.user_id
+   where m.case_id = c.id and m.acts_as_patient
+   limit 1;
+  select r.sex into reported
+    from app_public.interview_reports r
+   where r.case_id = c.id and r.state = 'final'
+   order by r.finalized_at desc
+   limit 1;
+  refusal := case
+    when exists (select 1 from app_public.treatment_assignments t where t.case_id = c.id) then 'already_randomized'
+    when not exists (select 1 from app_private.allocation_config) then 'allocation_missing'
+    when app_hidden.accepted_problem(c.id) is null then 'not_accepted'
+  end;
+  return jsonb_build_object(
+    'refusal', refusal,
+    'registeredGender', registered,
+    'reportedGender', reported,
+    'genderMismatch', registered is not null and reported is not null and registered <> reported);
+end;
+$function$;
+comment on function app_public.cases_randomization_check(c app_public.cases) is 'For coordinators: whether the draw would accept this case (refusal: null, already_randomized, allocation_missing or not_accepted) and whether registration and the signed interview report disagree on gender (the stratum uses the registration). Null for everyone else.';
+grant execute on function app_public.cases_randomization_check(c app_public.cases) to sanad_user;
+
+-- function: app_public.cases_risk_open(c app_public.cases)
+CREATE OR REPLACE FUNCTION app_public.cases_risk_open(c app_public.cases)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not (app_hidden.is_member(c.id) or app_hidden.is_coordinator()) then
+    return null;
+  end if;
+  return exists (select 1 from app_public.safety_signals s where s.case_id = c.id and s.resolved_at is null);
+end;
+$function$;
+comment on function app_public.cases_risk_open(c app_public.cases) is 'Whether a risk answer of the case is still open (the patient''s crisis panel stays in reach meanwhile).';
+grant execute on function app_public.cases_risk_open(c app_public.cases) to sanad_user;
+
 -- function: app_public.cases_search_similarity(c app_public.cases, search text)
 CREATE OR REPLACE FUNCTION app_public.cases_search_similarity(c app_public.cases, search text)
  RETURNS real
@@ -9469,6 +11409,18 @@ AS $function$
 $function$;
 comment on function app_public.cases_short_id(c app_public.cases) is 'The short id shown to people.';
 grant execute on function app_public.cases_short_id(c app_public.cases) to sanad_user;
+
+-- function: app_public.cases_stop_kind(c app_public.cases)
+CREATE OR REPLACE FUNCTION app_public.cases_stop_kind(c app_public.cases)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select case when app_hidden.is_member(c.id) or app_hidden.is_coordinator() then app_hidden.case_stop_kind(c.id) end
+$function$;
+comment on function app_public.cases_stop_kind(c app_public.cases) is 'Why the path of the case stopped, as a kind: screening, interview, missedInterview, team, dropout; null while it is open.';
+grant execute on function app_public.cases_stop_kind(c app_public.cases) to sanad_user;
 
 -- function: app_public.cases_task_summary(c app_public.cases, group_name text)
 CREATE OR REPLACE FUNCTION app_public.cases_task_summary(c app_public.cases, group_name text)
@@ -9550,6 +11502,29 @@ end;
 $function$;
 comment on function app_public.confirm_anti_suicide_contract(case_id uuid) is 'The patient of the case confirms the anti-suicide contract (or staff record it); returns its time.';
 grant execute on function app_public.confirm_anti_suicide_contract(case_id uuid) to sanad_user;
+
+-- function: app_public.confirm_neutral_labels_only(confirmed boolean)
+CREATE OR REPLACE FUNCTION app_public.confirm_neutral_labels_only(confirmed boolean)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators confirm the trial''s setup' using errcode = 'P0001', hint = 'NOT_COORDINATOR';
+  end if;
+  if confirmed then
+    insert into app_public.trial_setup_confirmations (key, confirmed_by) values ('neutral_labels_only', app_public.current_user_id())
+    on conflict (key) do update set confirmed_by = excluded.confirmed_by, confirmed_at = now();
+  else
+    delete from app_public.trial_setup_confirmations where key = 'neutral_labels_only';
+  end if;
+  return app_public.trial_setup_check();
+end;
+$function$;
+comment on function app_public.confirm_neutral_labels_only(confirmed boolean) is 'A coordinator confirms a test trial with neutral questionnaire labels only (or withdraws the confirmation).';
+grant execute on function app_public.confirm_neutral_labels_only(confirmed boolean) to sanad_user;
 
 -- function: app_public.create_offer(starts_at timestamp with time zone, ends_at timestamp with time zone, interviewer_id uuid)
 CREATE OR REPLACE FUNCTION app_public.create_offer(starts_at timestamp with time zone, ends_at timestamp with time zone, interviewer_id uuid DEFAULT NULL::uuid)
@@ -9840,6 +11815,48 @@ $function$;
 comment on function app_public.invoice_short_notice_hours() is 'Hours before an appointment after which a cancellation is short-term.';
 grant execute on function app_public.invoice_short_notice_hours() to sanad_user;
 
+-- function: app_public.letters_is_unread(l app_public.letters)
+CREATE OR REPLACE FUNCTION app_public.letters_is_unread(l app_public.letters)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select l.published_at is not null
+     and l.sender_id is distinct from app_public.current_user_id()
+     and app_hidden.is_member(l.case_id)
+     and not exists (select 1 from app_public.letter_reads r
+                      where r.letter_id = l.id and r.reader_id = app_public.current_user_id())
+$function$;
+comment on function app_public.letters_is_unread(l app_public.letters) is 'True when the letter was sent to a case of mine and I have not opened it yet.';
+grant execute on function app_public.letters_is_unread(l app_public.letters) to sanad_user;
+
+-- function: app_public.mark_letters_read(case_id uuid)
+CREATE OR REPLACE FUNCTION app_public.mark_letters_read(case_id uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  me constant uuid := app_public.current_user_id();
+  marked integer;
+begin
+  if me is null or not app_hidden.is_member(mark_letters_read.case_id) then
+    raise exception 'Not involved in this case' using errcode = 'P0001', hint = 'NOT_INVOLVED';
+  end if;
+  insert into app_public.letter_reads (letter_id, reader_id, case_id)
+  select l.id, me, l.case_id from app_public.letters l
+   where l.case_id = mark_letters_read.case_id and l.published_at is not null
+     and l.sender_id is distinct from me
+  on conflict do nothing;
+  get diagnostics marked = row_count;
+  return marked;
+end;
+$function$;
+comment on function app_public.mark_letters_read(case_id uuid) is 'Marks the sent letters of a case as read by me (when I open them); returns how many were new.';
+grant execute on function app_public.mark_letters_read(case_id uuid) to sanad_user;
+
 -- function: app_public.messages_after(since timestamp with time zone)
 CREATE OR REPLACE FUNCTION app_public.messages_after(since timestamp with time zone)
  RETURNS SETOF app_public.case_messages
@@ -9884,6 +11901,24 @@ AS $function$
 $function$;
 comment on function app_public.my_due_tasks() is 'Open tasks that are the signed-in person''s to do: assigned to them or to a group they belong to in the case; soonest due first.';
 grant execute on function app_public.my_due_tasks() to sanad_user;
+
+-- function: app_public.my_open_risk_tasks()
+CREATE OR REPLACE FUNCTION app_public.my_open_risk_tasks()
+ RETURNS SETOF app_public.workflow_tasks
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select t.* from app_public.workflow_tasks t
+   where t.end_time is null and t.task_definition_key = 'safetySignalTask'
+     and (app_hidden.is_coordinator()
+          or t.assignee = (select app_public.current_user_id())::text
+          or exists (select 1 from pg_catalog.unnest(t.candidate_groups) g
+                      where g <> 'coordinators' and app_hidden.workflow_in_group(t.case_id, g)))
+   order by t.created, t.id
+$function$;
+comment on function app_public.my_open_risk_tasks() is 'Open risk tasks ("respond to a risk answer") the signed-in person can act on, oldest first: the safety banner of the staff home.';
+grant execute on function app_public.my_open_risk_tasks() to sanad_user;
 
 -- function: app_public.open_workflow_tasks(due_before timestamp with time zone, overdue boolean, group_name text, case_search text, sort app_public.workflow_task_sort)
 CREATE OR REPLACE FUNCTION app_public.open_workflow_tasks(due_before timestamp with time zone DEFAULT NULL::timestamp with time zone, overdue boolean DEFAULT false, group_name text DEFAULT NULL::text, case_search text DEFAULT NULL::text, sort app_public.workflow_task_sort DEFAULT 'due'::app_public.workflow_task_sort)
@@ -10000,7 +12035,6 @@ begin
 end;
 $function$;
 comment on function app_public.randomize_case(case_id uuid) is 'Draws the treatment of an accepted case from the concealed allocation; coordinators only; an assignment is final.';
-grant execute on function app_public.randomize_case(case_id uuid) to sanad_user;
 
 -- function: app_public.record_therapy_session(case_id uuid, session_at timestamp with time zone, held boolean, canceled_at timestamp with time zone, canceled_by_therapist boolean)
 CREATE OR REPLACE FUNCTION app_public.record_therapy_session(case_id uuid, session_at timestamp with time zone, held boolean, canceled_at timestamp with time zone DEFAULT NULL::timestamp with time zone, canceled_by_therapist boolean DEFAULT false)
@@ -10082,6 +12116,34 @@ $function$;
 comment on function app_public.safety_overview_calls_waiting() is 'Calls that asked to inform the coordinators and have no coordinator contact yet, oldest first.';
 grant execute on function app_public.safety_overview_calls_waiting() to sanad_user;
 
+-- function: app_public.safety_response_times(raised_from timestamp with time zone, raised_before timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_public.safety_response_times(raised_from timestamp with time zone DEFAULT NULL::timestamp with time zone, raised_before timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS SETOF app_public.safety_signals
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select s.* from app_public.safety_signals s
+   where (select app_hidden.is_coordinator())
+     and (safety_response_times.raised_from is null or s.raised_at >= safety_response_times.raised_from)
+     and (safety_response_times.raised_before is null or s.raised_at < safety_response_times.raised_before)
+   order by s.raised_at, s.id
+$function$;
+comment on function app_public.safety_response_times(raised_from timestamp with time zone, raised_before timestamp with time zone) is 'Every risk signal raised in the period with its times (taken on, first call, closed): the coordinators'' response-time report. Coordinators only.';
+grant execute on function app_public.safety_response_times(raised_from timestamp with time zone, raised_before timestamp with time zone) to sanad_user;
+
+-- function: app_public.safety_signals_first_call_at(s app_public.safety_signals)
+CREATE OR REPLACE FUNCTION app_public.safety_signals_first_call_at(s app_public.safety_signals)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select app_hidden.safety_signal_first_call_at(s.id)
+$function$;
+comment on function app_public.safety_signals_first_call_at(s app_public.safety_signals) is 'When the first call answering this risk answer was made (a call recorded for it or on the case since).';
+grant execute on function app_public.safety_signals_first_call_at(s app_public.safety_signals) to sanad_user;
+
 -- function: app_public.set_emergency_contact(case_id uuid, emergency_contact text)
 CREATE OR REPLACE FUNCTION app_public.set_emergency_contact(case_id uuid, emergency_contact text)
  RETURNS app_public.cases
@@ -10152,7 +12214,9 @@ begin
       from app_private.measurement_completions mc group by mc.case_id
   )
   select c.id, c.created_at, c.stage,
-         'screening' = any (coalesce(co.times, '{}')) or (tr.variables ? 'excluded') or coalesce(p.excluded, false),
+         -- Assessed for eligibility: the screening was completed (its result reached the process);
+         -- a patient excluded before that is registered, not screened.
+         'screening' = any (coalesce(co.times, '{}')) or (tr.variables ? 'excluded'),
          coalesce(p.excluded, false),
          array_remove(array[
            case when p.excluded_for_bdi_gte45 then 'excluded_for_bdi_gte45' end,
@@ -10171,8 +12235,14 @@ begin
          tr.variables -> 'outcome' ->> 'value',
          tr.variables -> 'rejectionReason' ->> 'value',
          ta.treatment, ta.assigned_at,
-         ta.id is not null and exists (select 1 from app_public.workflow_history h
-                                         where h.case_id = c.id and h.activity_id in ('patientTreatmentTask', 'therapistTreatmentTask')),
+         -- Received the allocated intervention: its treatment began (a treatment task is or was
+         -- open, or the case is in treatment or a follow-up stage), so one in active treatment counts.
+         ta.id is not null and (
+           exists (select 1 from app_public.workflow_history h
+                    where h.case_id = c.id and h.activity_id in ('patientTreatmentTask', 'therapistTreatmentTask'))
+           or exists (select 1 from app_public.workflow_tasks wt
+                       where wt.case_id = c.id and wt.task_definition_key in ('patientTreatmentTask', 'therapistTreatmentTask'))
+           or c.stage in ('treatment', 'post', 'fu1', 'fu2')),
          'pre' = any (coalesce(co.times, '{}')), 'post' = any (coalesce(co.times, '{}')),
          'fu1' = any (coalesce(co.times, '{}')), 'fu2' = any (coalesce(co.times, '{}')),
          coalesce(tr.state = 'ACTIVE', false),
@@ -10187,6 +12257,54 @@ end;
 $function$;
 comment on function app_public.trial_participants() is 'One row per patient case with every fact the CONSORT flow counts; coordinators only.';
 grant execute on function app_public.trial_participants() to sanad_user;
+
+-- function: app_public.trial_setup_check()
+CREATE OR REPLACE FUNCTION app_public.trial_setup_check()
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  missing text[];
+  defaults text[];
+  wording jsonb;
+  confirmation jsonb;
+begin
+  if not app_hidden.is_coordinator() then
+    return null;
+  end if;
+  select coalesce(array_agg(l order by l), '{}') into missing
+    from unnest(array['ar', 'de', 'en']) l
+   where not exists (select 1 from app_public.content_templates t
+                      where t.type = 'MESSAGE' and t.code = 'crisis_help' and t.language_code = l and t.treatment_code is null);
+  select coalesce(array_agg(t.language_code order by t.language_code), '{}') into defaults
+    from app_public.content_templates t
+   where t.type = 'MESSAGE' and t.code = 'crisis_help' and t.editor_id is null
+     and not exists (select 1 from app_public.content_template_versions v where v.template_id = t.id and v.version > 1);
+  select coalesce(jsonb_object_agg(l, coalesce(instruments, '[]'::jsonb)), '{}'::jsonb) into wording
+    from unnest(array['ar', 'de', 'en']) l
+    left join lateral (
+      select jsonb_agg(distinct substring(t.code from '^instr-([A-Za-z0-9_]+)')) as instruments
+        from app_public.content_templates t
+       where t.type = 'PAGE' and t.code like 'instr-%' and t.language_code = l
+    ) w on true;
+  select jsonb_build_object('confirmedAt', c.confirmed_at, 'confirmedBy', coalesce(u.alias, u.username))
+    into confirmation
+    from app_public.trial_setup_confirmations c left join app_public.users u on u.id = c.confirmed_by
+   where c.key = 'neutral_labels_only';
+  return jsonb_build_object(
+    'crisisHelpMissing', to_jsonb(missing),
+    'crisisHelpDefaults', to_jsonb(defaults),
+    'wording', wording,
+    'neutralLabelsOnly', confirmation,
+    'blocking', cardinality(missing) > 0
+                or (confirmation is null and not exists (select 1 from app_public.content_templates t
+                                                          where t.type = 'PAGE' and t.code like 'instr-%')));
+end;
+$function$;
+comment on function app_public.trial_setup_check() is 'The trial''s setup state for coordinators: crisis contacts per locale, installed questionnaire wording, the neutral-labels confirmation, and whether it blocks.';
+grant execute on function app_public.trial_setup_check() to sanad_user;
 
 -- function: app_public.uncancel_offer(id uuid)
 CREATE OR REPLACE FUNCTION app_public.uncancel_offer(id uuid)
@@ -10325,9 +12443,47 @@ $function$;
 comment on function app_public.workflow_tasks_may_complete(t app_public.workflow_tasks) is 'Whether the signed-in person may complete this task now (POST /api/workflow/rest/task/{id}/complete applies the same rule): it is open and they are its assignee, in one of its candidate groups in the case, or a coordinator; questionnaire tasks are completed by the questionnaires.';
 grant execute on function app_public.workflow_tasks_may_complete(t app_public.workflow_tasks) to sanad_user;
 
+-- function: app_public.workflow_tasks_safety_signal(t app_public.workflow_tasks)
+CREATE OR REPLACE FUNCTION app_public.workflow_tasks_safety_signal(t app_public.workflow_tasks)
+ RETURNS app_public.safety_signals
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select s.* from app_public.workflow_instances i
+    join app_public.safety_signals s on s.id = (i.variables -> 'signalId' ->> 'value')::uuid
+   where i.id = t.process_instance_id and i.definition_key = 'safety'
+     and (app_hidden.is_coordinator() or s.case_id in (select app_hidden.my_staff_case_ids()))
+$function$;
+comment on function app_public.workflow_tasks_safety_signal(t app_public.workflow_tasks) is 'The risk answer a safety task is about (staff of the case and coordinators).';
+grant execute on function app_public.workflow_tasks_safety_signal(t app_public.workflow_tasks) to sanad_user;
+
+-- function: app_public.workflow_tasks_suicide_call(t app_public.workflow_tasks)
+CREATE OR REPLACE FUNCTION app_public.workflow_tasks_suicide_call(t app_public.workflow_tasks)
+ RETURNS app_public.case_suicide_calls
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select c.* from app_public.workflow_instances i
+    join app_public.case_suicide_calls c on c.id = (i.variables -> 'callId' ->> 'value')::uuid
+   where i.id = t.process_instance_id and i.definition_key = 'safety'
+     and (app_hidden.is_coordinator() or c.case_id in (select app_hidden.my_staff_case_ids()))
+$function$;
+comment on function app_public.workflow_tasks_suicide_call(t app_public.workflow_tasks) is 'The suicide-risk call a safety task is about: the coordinators'' review or a follow-up (staff of the case and coordinators).';
+grant execute on function app_public.workflow_tasks_suicide_call(t app_public.workflow_tasks) to sanad_user;
+
 -- ==============================================================================================
 -- Policies
 -- ==============================================================================================
+
+-- policy: app_public.access_log select_coordinator
+create policy select_coordinator on app_public.access_log as permissive for select to sanad_user
+  using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
+
+-- policy: app_public.account_log select_coordinator
+create policy select_coordinator on app_public.account_log as permissive for select to sanad_user
+  using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
 
 -- policy: app_public.audit_log select_staff
 create policy select_staff on app_public.audit_log as permissive for select to sanad_user
@@ -10376,7 +12532,7 @@ create policy insert_own on app_public.case_messages as permissive for insert to
 
 -- policy: app_public.case_messages select_visible
 create policy select_visible on app_public.case_messages as permissive for select to sanad_user
-  using (((sender_id = ( SELECT app_public.current_user_id() AS current_user_id)) OR ((sent_at IS NOT NULL) AND ((to_interviewers AND (case_id IN ( SELECT app_hidden.my_case_ids_as('interviewer'::text) AS my_case_ids_as))) OR (to_patients AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))) OR (to_supervisors AND (case_id IN ( SELECT app_hidden.my_case_ids_as('supervisor'::text) AS my_case_ids_as))) OR (to_therapists AND (case_id IN ( SELECT app_hidden.my_case_ids_as('therapist'::text) AS my_case_ids_as))) OR (to_supporters AND (case_id IN ( SELECT app_hidden.my_case_ids_as('supporter'::text) AS my_case_ids_as))) OR (to_counselors AND (case_id IN ( SELECT app_hidden.my_case_ids_as('counselor'::text) AS my_case_ids_as)))))));
+  using (((sender_id = ( SELECT app_public.current_user_id() AS current_user_id)) OR ((sent_at IS NOT NULL) AND (( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (to_interviewers AND (case_id IN ( SELECT app_hidden.my_case_ids_as('interviewer'::text) AS my_case_ids_as))) OR (to_patients AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))) OR (to_supervisors AND (case_id IN ( SELECT app_hidden.my_case_ids_as('supervisor'::text) AS my_case_ids_as))) OR (to_therapists AND (case_id IN ( SELECT app_hidden.my_case_ids_as('therapist'::text) AS my_case_ids_as))) OR (to_supporters AND (case_id IN ( SELECT app_hidden.my_case_ids_as('supporter'::text) AS my_case_ids_as))) OR (to_counselors AND (case_id IN ( SELECT app_hidden.my_case_ids_as('counselor'::text) AS my_case_ids_as)))))));
 
 -- policy: app_public.case_messages update_own
 create policy update_own on app_public.case_messages as permissive for update to sanad_user
@@ -10782,6 +12938,10 @@ create policy update_filler on app_public.lec5 as permissive for update to sanad
   using ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)))
   with check ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)));
 
+-- policy: app_public.letter_reads select_own
+create policy select_own on app_public.letter_reads as permissive for select to sanad_user
+  using ((reader_id = ( SELECT app_public.current_user_id() AS current_user_id)));
+
 -- policy: app_public.letters delete_own
 create policy delete_own on app_public.letters as permissive for delete to sanad_user
   using ((sender_id = ( SELECT app_public.current_user_id() AS current_user_id)));
@@ -11068,6 +13228,10 @@ create policy update_filler on app_public.trgi as permissive for update to sanad
   using ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)))
   with check ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)));
 
+-- policy: app_public.trial_setup_confirmations select_coordinators
+create policy select_coordinators on app_public.trial_setup_confirmations as permissive for select to sanad_user
+  using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
+
 -- policy: app_public.users select_visible
 create policy select_visible on app_public.users as permissive for select to sanad_user
   using (((id = ( SELECT app_public.current_user_id() AS current_user_id)) OR ( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (id IN ( SELECT app_hidden.my_peer_ids() AS my_peer_ids))));
@@ -11131,11 +13295,305 @@ create policy update_own on app_public.worksheet_feedback as permissive for upda
 -- Triggers
 -- ==============================================================================================
 
+-- trigger: app_private.access_log_default _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_default FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_default _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_default FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_default _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_default FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2026m10 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2026m10 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2026m10 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2026m10 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2026m10 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2026m10 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2026m11 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2026m11 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2026m11 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2026m11 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2026m11 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2026m11 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2026m12 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2026m12 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2026m12 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2026m12 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2026m12 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2026m12 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2027m01 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2027m01 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m01 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2027m01 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m01 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2027m01 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2027m02 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2027m02 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m02 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2027m02 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m02 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2027m02 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2027m03 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2027m03 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m03 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2027m03 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m03 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2027m03 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2027m04 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2027m04 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m04 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2027m04 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m04 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2027m04 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2027m05 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2027m05 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m05 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2027m05 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m05 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2027m05 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2027m06 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2027m06 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m06 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2027m06 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m06 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2027m06 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2027m07 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2027m07 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m07 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2027m07 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m07 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2027m07 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2027m08 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2027m08 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m08 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2027m08 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m08 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2027m08 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2027m09 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2027m09 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m09 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2027m09 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m09 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2027m09 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2027m10 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2027m10 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m10 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2027m10 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m10 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2027m10 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.access_log_y2027m11 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.access_log_y2027m11 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m11 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.access_log_y2027m11 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.access_log_y2027m11 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.access_log_y2027m11 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_private.account_log_default _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_default FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_default _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_default FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_default _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_default FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2026m10 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2026m10 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2026m10 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2026m10 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2026m10 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2026m10 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2026m11 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2026m11 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2026m11 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2026m11 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2026m11 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2026m11 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2026m12 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2026m12 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2026m12 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2026m12 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2026m12 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2026m12 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2027m01 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2027m01 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m01 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2027m01 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m01 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m01 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2027m02 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2027m02 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m02 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2027m02 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m02 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m02 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2027m03 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2027m03 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m03 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2027m03 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m03 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m03 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2027m04 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2027m04 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m04 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2027m04 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m04 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m04 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2027m05 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2027m05 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m05 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2027m05 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m05 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m05 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2027m06 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2027m06 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m06 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2027m06 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m06 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m06 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2027m07 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2027m07 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m07 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2027m07 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m07 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m07 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2027m08 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2027m08 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m08 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2027m08 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m08 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m08 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2027m09 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2027m09 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m09 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2027m09 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m09 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m09 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2027m10 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2027m10 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m10 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2027m10 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m10 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m10 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.account_log_y2027m11 _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.account_log_y2027m11 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m11 _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2027m11 FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.account_log_y2027m11 _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m11 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
+-- trigger: app_private.staff_account_changes _100_append_only
+CREATE TRIGGER _100_append_only BEFORE UPDATE ON app_private.staff_account_changes FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_staff_account_changes_append_only();
+
+-- trigger: app_public.access_log _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_public.access_log FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_public.access_log _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_public.access_log FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_public.access_log _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_public.access_log FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_access();
+
+-- trigger: app_public.account_log _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_public.account_log FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_public.account_log _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_public.account_log FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_public.account_log _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_public.account_log FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
+
 -- trigger: app_public.audit_log _000_append_only
 CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_public.audit_log FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit_log_append_only();
 
 -- trigger: app_public.audit_log _000_no_truncate
 CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_public.audit_log FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_audit_log_append_only();
+
+-- trigger: app_public.audit_log _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_public.audit_log FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_audit();
 
 -- trigger: app_public.bdi2 _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.bdi2 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -11197,6 +13655,9 @@ CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.case_suicide_call
 -- trigger: app_public.case_suicide_calls _200_check
 CREATE TRIGGER _200_check BEFORE INSERT OR UPDATE ON app_public.case_suicide_calls FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_case_suicide_calls_check();
 
+-- trigger: app_public.case_suicide_calls _300_signal
+CREATE TRIGGER _300_signal BEFORE INSERT OR UPDATE ON app_public.case_suicide_calls FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_case_suicide_calls_signal();
+
 -- trigger: app_public.case_suicide_calls _500_effects
 CREATE TRIGGER _500_effects AFTER INSERT OR UPDATE ON app_public.case_suicide_calls FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_case_suicide_calls_effects();
 
@@ -11212,6 +13673,9 @@ CREATE TRIGGER _200_search_text BEFORE INSERT OR UPDATE OF title ON app_public.c
 -- trigger: app_public.cases _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.cases FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('id', 'search_text');
 
+-- trigger: app_public.cbt_activities _040_stage_gate
+CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.cbt_activities FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_worksheet_stage_gate();
+
 -- trigger: app_public.cbt_activities _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.cbt_activities FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('submitter_id');
 
@@ -11224,6 +13688,9 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.cbt_activities F
 -- trigger: app_public.cbt_activities _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.cbt_activities FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!activities');
 
+-- trigger: app_public.cbt_reframings _040_stage_gate
+CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.cbt_reframings FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_worksheet_stage_gate();
+
 -- trigger: app_public.cbt_reframings _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.cbt_reframings FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('submitter_id');
 
@@ -11235,6 +13702,9 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.cbt_reframings F
 
 -- trigger: app_public.cbt_reframings _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.cbt_reframings FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!negative_thought', '!healthy_thought');
+
+-- trigger: app_public.cbt_thoughts _040_stage_gate
+CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.cbt_thoughts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_worksheet_stage_gate();
 
 -- trigger: app_public.cbt_thoughts _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.cbt_thoughts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('submitter_id');
@@ -11350,6 +13820,9 @@ CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.interview_offers 
 -- trigger: app_public.interview_offers _500_invoice
 CREATE TRIGGER _500_invoice AFTER UPDATE OF has_taken_place ON app_public.interview_offers FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_invoice_interview_held();
 
+-- trigger: app_public.interview_offers _600_move_derived_dates
+CREATE TRIGGER _600_move_derived_dates AFTER UPDATE OF time_slot ON app_public.interview_offers FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_interview_offer_moved();
+
 -- trigger: app_public.interview_offers _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.interview_offers FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('-');
 
@@ -11361,6 +13834,9 @@ CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.intervi
 
 -- trigger: app_public.interview_reports _050_booking
 CREATE TRIGGER _050_booking BEFORE INSERT ON app_public.interview_reports FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_interview_report_booking();
+
+-- trigger: app_public.interview_reports _055_one_door
+CREATE TRIGGER _055_one_door BEFORE UPDATE OF state ON app_public.interview_reports FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_interview_report_one_door();
 
 -- trigger: app_public.interview_reports _060_lock
 CREATE TRIGGER _060_lock BEFORE DELETE OR UPDATE ON app_public.interview_reports FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_interview_report_lock();
@@ -11377,6 +13853,9 @@ CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.intervi
 -- trigger: app_public.invoice_items _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.invoice_items FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
 
+-- trigger: app_public.ipt_conflicts _040_stage_gate
+CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.ipt_conflicts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_worksheet_stage_gate();
+
 -- trigger: app_public.ipt_conflicts _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.ipt_conflicts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('submitter_id');
 
@@ -11389,6 +13868,9 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.ipt_conflicts FO
 -- trigger: app_public.ipt_conflicts _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.ipt_conflicts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!conflict', '!need_or_aim', '!importance');
 
+-- trigger: app_public.ipt_relationships _040_stage_gate
+CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.ipt_relationships FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_worksheet_stage_gate();
+
 -- trigger: app_public.ipt_relationships _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.ipt_relationships FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('submitter_id');
 
@@ -11400,6 +13882,9 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.ipt_relationship
 
 -- trigger: app_public.ipt_relationships _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.ipt_relationships FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!person', '!need_or_expectation', '!barrier');
+
+-- trigger: app_public.ipt_situations _040_stage_gate
+CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.ipt_situations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_worksheet_stage_gate();
 
 -- trigger: app_public.ipt_situations _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.ipt_situations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('submitter_id');
@@ -11424,6 +13909,9 @@ CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.lec5 FOR EACH ROW
 
 -- trigger: app_public.lec5 _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.lec5 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.letter_reads _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.letter_reads FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
 
 -- trigger: app_public.letters _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.letters FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('sender_id');
@@ -11533,6 +14021,9 @@ CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.traumalisteneu FO
 -- trigger: app_public.traumalisteneu _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.traumalisteneu FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
 
+-- trigger: app_public.treatment_assignments _050_in_step
+CREATE TRIGGER _050_in_step BEFORE INSERT ON app_public.treatment_assignments FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_assignment_in_step();
+
 -- trigger: app_public.treatment_assignments _500_treatment_modules
 CREATE TRIGGER _500_treatment_modules AFTER INSERT ON app_public.treatment_assignments FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_treatment_modules_start();
 
@@ -11553,6 +14044,9 @@ CREATE TRIGGER _200_search_text AFTER UPDATE OF username, alias, email ON app_pu
 
 -- trigger: app_public.users _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.users FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('-', 'last_login', 'nr_of_logins');
+
+-- trigger: app_public.users _910_account_log
+CREATE TRIGGER _910_account_log AFTER INSERT OR UPDATE ON app_public.users FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_account_log();
 
 -- trigger: app_public.users _950_read_version
 CREATE CONSTRAINT TRIGGER _950_read_version AFTER INSERT OR DELETE OR UPDATE OF username, gender, is_coordinator_account, is_interviewer_account ON app_public.users DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_raise_read_version('interviews');
