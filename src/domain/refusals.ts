@@ -102,6 +102,11 @@ const BY_CONSTRAINT: Record<string, RefusalCode> = {
   interview_reports_final_signed: 'values_inconsistent',
   interview_reports_one_per_booking: 'already_recorded',
   feedback_interview_reports_one_per_booking: 'already_recorded',
+  // written only by the server (safety mails 0130, access and account logs 0180): no person's
+  // input reaches them, but a refusal still never shows their names
+  workflow_mails_recipient: 'values_inconsistent',
+  access_log_api: 'values_inconsistent',
+  account_log_event: 'values_inconsistent',
   // worksheets, letters, feedback (0070, 0071): a sent entry needs its main field
   sent_is_filled: 'sent_needs_content',
   // suicide-risk calls (0050)

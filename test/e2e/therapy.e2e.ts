@@ -249,6 +249,9 @@ describe('the worksheets the treatment assigns (treatment modules)', () => {
   it('come first on /all-exercises with their due date, and show as done once sent', { timeout: 180_000 }, async () => {
     // The demo configuration (workflows/treatment-modules.json): arm cbt, thought record in week 1.
     const moduleTherapy = await t.user({ flags: ['patient'], locale: 'de' });
+    // A fixture of an assignment the trial's randomization step would have made (the step's own door,
+    // 0150's _050_in_step, is tested in one-door.int.test.ts).
+    await t.database.db.pool.query(`alter table app_public.treatment_assignments disable trigger _050_in_step`);
     await t.database.db.pool.query(
       `insert into app_public.treatment_assignments (case_id, treatment, stratum, method) values ($1, 'cbt', '*', 'blocks')`,
       [moduleTherapy.caseId],

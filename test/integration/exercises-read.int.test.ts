@@ -44,6 +44,9 @@ beforeAll(async () => {
   people.outsider = await t.user({ flags: ['therapist', 'supervisor', 'interviewer', 'supporter', 'counselor'] });
   people.otherPatient = await t.user({ flags: ['patient'] });
   people.coordinator = await t.user({ flags: ['coordinator'] });
+  // A fixture of an assignment the trial's randomization step would have made (the step's own door,
+  // 0150's _050_in_step, is tested in one-door.int.test.ts).
+  await pool().query(`alter table app_public.treatment_assignments disable trigger _050_in_step`);
   await pool().query(`insert into app_public.treatment_assignments (case_id, treatment, stratum, method) values ($1, 'a', '*', 'blocks')`, [caseId]);
   await t.sanad.workflow.tick();
   await t.sanad.workflow.tick();

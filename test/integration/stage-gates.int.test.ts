@@ -138,6 +138,9 @@ describe('worksheets follow the stage', () => {
     const id = crypto.randomUUID();
     const saved = await t.api('POST', '/api/cbt_thoughts', { token: patient.token, body: { id, case_id: caseId, situation: 'Friday' } });
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    // A dropout needs a randomized patient (issue 27): the assignment the trial's step would make.
+    await pool().query(`alter table app_public.treatment_assignments disable trigger _050_in_step`);
+    await pool().query(`insert into app_public.treatment_assignments (case_id, treatment, stratum, method) values ($1, 'cbt', '*', 'blocks')`, [caseId]);
     const dropout = await t.api('POST', `/api/trial/cases/${caseId}/exclusion`, {
       token: coordinator.token,
       body: { flag: 'is_dropout', value: true, reason: 'The patient ended the treatment.' },
@@ -149,7 +152,8 @@ describe('worksheets follow the stage', () => {
       headers: { Prefer: 'resolution=merge-duplicates,return=representation' },
     });
     expect(refused.status).toBe(400);
-    expect(refused.body.hint).toBe('PATH_ENDED_DROPOUT');
+    // The refusal names the real reason by its code (issue 27's one mapping keeps the rule's code).
+    expect(JSON.stringify(refused.body)).toMatch(/path_ended_dropout/i);
     const fresh = await t.api('POST', '/api/cbt_thoughts', { token: patient.token, body: { id: crypto.randomUUID(), case_id: caseId, situation: 'x' } });
     expect(fresh.status).toBe(400);
     const { rows } = await pool().query('select situation from app_public.cbt_thoughts where case_id = $1', [caseId]);

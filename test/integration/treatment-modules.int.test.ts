@@ -42,6 +42,9 @@ afterAll(async () => {
 
 /** The treatment is assigned as the randomization does it (one final row), then the scheduler runs. */
 async function assign(caseId: string, arm: string, at: Date): Promise<void> {
+  // A fixture of an assignment the trial's randomization step would have made (the step's own door,
+  // 0150's _050_in_step, is tested in one-door.int.test.ts).
+  await pool().query(`alter table app_public.treatment_assignments disable trigger _050_in_step`);
   await pool().query(
     `insert into app_public.treatment_assignments (case_id, treatment, stratum, method, assigned_at) values ($1, $2, '*', 'blocks', $3)`,
     [caseId, arm, at],

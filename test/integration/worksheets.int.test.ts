@@ -119,7 +119,9 @@ describe.each(WORKSHEET_CODES)('%s', (code) => {
     const row = { id: randomUUID(), case_id: caseA, published_at: new Date().toISOString() };
     const answer = await post(code, row, 'patient');
     expect(answer.status).toBe(400);
-    expect(answer.body.message).toMatch(/sent_is_filled/);
+    // Issue 27: the refusal's code and sentence, never the constraint's name.
+    expect(JSON.stringify(answer.body)).toMatch(/sent_needs_content/);
+    expect(JSON.stringify(answer.body)).not.toMatch(/sent_is_filled/);
     expect(await stored(code, row.id)).toBeUndefined();
   });
 });
@@ -134,7 +136,7 @@ describe('bad input', () => {
     const bias = filled('cbt_thoughts', caseA, { cognitive_biases: ['mind_reading', 'astrology'] });
     const answer = await post('cbt_thoughts', bias, 'patient');
     expect(answer.status).toBe(400);
-    expect(answer.body.message).toMatch(/cognitive_biases_known/);
+    expect(JSON.stringify(answer.body)).not.toMatch(/cognitive_biases_known/);
     expect(await stored('cbt_thoughts', bias.id as string)).toBeUndefined();
   });
 
