@@ -36,6 +36,8 @@ export const SHOWN_VARIABLES: Readonly<Record<string, VariableKind>> = {
 export const HIDDEN_VARIABLES: readonly string[] = [
   'offerId', 'bookingId', 'interviewReportId', 'worksheetId', 'worksheet', 'callerId', 'callId', 'safetyGroup',
   'message', 'template', 'to', 'signalId', 'caseId', 'patientId', 'therapistId',
+  // the safety loop's plumbing (issue 26): escalation times and the closing reason, shown on the task's own view
+  'ackDue', 'onCallAfter', 'closingReason',
 ];
 
 /** A duration of ISO 8601 (P14D, P3M, PT12H, P1Y2M) as its parts; null when it is not one. */
