@@ -108,7 +108,8 @@ describe('trial management', () => {
     await page.goto(`${t.url}/admin/cases`);
     const table = page.getByRole('table', { name: de.nav.adminCases });
     await table.getByRole('columnheader', { name: de.trial.case.treatment }).waitFor();
-    const row = table.getByRole('row', { name: new RegExp(`Salma.*${arm}`) });
+    // The arm by its translated name (issue 26), never the code.
+    const row = table.getByRole('row', { name: new RegExp(`Salma.*${(de.careTeam.arms as Record<string, string>)[arm]}`) });
     await row.waitFor();
     // PagedCases' columns: the care team by role, the task stats, the latest PHQ-9 item 9 marked.
     expect(await row.locator('[data-col="therapists"]').textContent()).toBe('Karim');
