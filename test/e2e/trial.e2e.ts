@@ -156,7 +156,7 @@ describe('trial management', () => {
     // The case detail shows the assignment.
     await page.goto(`${t.url}/admin/cases/${patient.caseId}`);
     const casePanel = page.getByRole('region', { name: de.trial.case.title });
-    await casePanel.getByText(arm, { exact: true }).waitFor();
+    await casePanel.getByText((de.careTeam.arms as Record<string, string>)[arm]!, { exact: true }).waitFor();
     await expectAccessible(page, 'case detail with the trial (de)');
     await screenshot(page, 'trial-case-detail-de');
   });
