@@ -13,6 +13,7 @@ import { addMember } from '../../src/server/admin/accounts';
 import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { trialDriver } from '../helpers/trial';
 import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
 
 let t: TestApp;
@@ -167,10 +168,7 @@ describe('irreversible acts ask first', () => {
 });
 
 describe('a report prepared before the interview and signed after it', () => {
-  // Skipped at the close of session 9: after merging the patient path (issue 25: /workflows shows
-  // patients only patient-facing steps) and the one door (issue 27: a report is signed only while the
-  // trial waits for the interview result), this flow's expectations must be rewritten; see the closing note.
-  it.skip('keeps what was typed over a reload, refuses signing before the start, signs after it with a reason for empty sections', { timeout: 180_000 }, async () => {
+  it('keeps what was typed over a reload, refuses signing before the start, signs after it with a reason for empty sections', { timeout: 180_000 }, async () => {
     const interviewer = await t.user({ flags: ['interviewer'], locale: 'de', timeZone: 'Europe/Berlin' });
     const patient = await t.user({ flags: ['patient'], locale: 'de', gender: 'FEMALE' });
     await addMember(pool(), patient.caseId!, interviewer.username, ['interviewer']);
@@ -183,6 +181,10 @@ describe('a report prepared before the interview and signed after it', () => {
       [offer.rows[0]!.id, patient.caseId, patient.id, interviewer.id],
     );
     const bookingId = booking.rows[0]!.id;
+    // The trial waits for this interview's result (issue 27: a report is signed only then).
+    const trial = trialDriver(() => t);
+    await trial.startTrial(patient.caseId!);
+    await trial.advance(patient.caseId!, 'interview', { offerId: offer.rows[0]!.id, bookingId });
     // What the patient gave at screening (the report offers it as pre-filled patient data).
     await pool().query(`insert into app_public.demographics (case_id, time_of_measurement, age, gender) values ($1, 'screening', 34, 'FEMALE')`, [patient.caseId]);
     const { page } = await pageAs(interviewer, 'de', 1280);
@@ -214,7 +216,9 @@ describe('a report prepared before the interview and signed after it', () => {
     // The interview begins: signing lists the empty sections and needs a reason.
     await pool().query(`update app_public.interview_offers set time_slot = tstzrange(now() - interval '5 minutes', now() + interval '55 minutes') where id = $1`, [offer.rows[0]!.id]);
     // The interviewer records a depression result (as the form would, through the same save).
-    const result = { ...Object.fromEntries([1, 2, 3, 4, 5, 10, 11].map((n) => [`mde_a${n}`, true])), primary_problem: 'mde_current', status: 'accepted', accepted_reason: 'depression_mde' };
+    const result = { ...Object.fromEntries([1, 2, 3, 4, 5, 10, 11].map((n) => [`mde_a${n}`, true])), primary_problem: 'mde_current', status: 'accepted', accepted_reason: 'depression_mde',
+      // an acceptance needs the suicidality assessment (issue 27's rules): C1 to C6 asked
+      ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`suicidality_c${n}`, false])) };
     const saved = await t.api('POST', '/api/interview_reports', { token: interviewer.token, body: { booking_id: bookingId, ...result }, headers: { prefer: 'resolution=merge-duplicates' } });
     expect(saved.status, JSON.stringify(saved.body)).toBeLessThan(300);
     await page.reload();
