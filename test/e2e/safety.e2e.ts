@@ -148,7 +148,9 @@ describe('clinical safety end to end', () => {
 
     await open(page, '/admin/tasks');
     await page.getByRole('link', { name: de.safety.taskNames.reviewSuicideCall }).first().click();
-    await page.getByRole('button', { name: de.tasks.completeButton }).click();
+    // The review closes from the safety task page, after a confirmation naming the consequence.
+    await page.getByRole('button', { name: de.safetyLoop.close.done.reviewSuicideCall }).click();
+    await page.getByRole('dialog').getByRole('button', { name: de.safetyLoop.close.confirmButton }).click();
     await expect
       .poll(async () => (await pool().query('select user_id_coordinator, coordinator_contact_date from app_public.case_suicide_calls where case_id = $1', [caseId])).rows[0])
       .toMatchObject({ user_id_coordinator: coordinator.id });
