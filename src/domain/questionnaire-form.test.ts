@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEMOGRAPHICS, LEC5, PHQ9, wordingFor, type Answers, type MultiScale } from './instruments';
 import { filled } from './instruments/testing';
-import { applyAnswer, integerControl, mergeAnswers, missingRequired, nextItemId, parseWholeNumber, previousItemId, resumeItemId, toggleOption, visibleItems, wordingFromTemplates, wordingParts } from './questionnaire-form';
+import { applyAnswer, integerControl, mergeAnswers, missingRequired, nextItemId, pageProblem, parseWholeNumber, previousItemId, progressOf, resumeItemId, toggleOption, visibleItems, wordingFromTemplates, wordingParts } from './questionnaire-form';
+import { INSTRUMENTS } from './instruments';
+import { DEFAULT_SCHEDULE } from './measurements';
 
 const BASE = { internet_access: true, email: true, age: 30, gender: 'FEMALE', country_of_origin: 'SY', country_of_residence: 'DE' };
 
@@ -113,5 +115,76 @@ describe('installed wording from content templates', () => {
     const parts = wordingParts(PHQ9);
     expect(parts).toContainEqual({ kind: 'option', itemId: 'item9', option: 3 });
     expect(parts).toContainEqual({ kind: 'option', itemId: 'item10', option: 'very' });
+  });
+});
+
+describe('"question x of y" (issue 25: the count grew as branches opened)', () => {
+  /** Walks the form forward as a patient would, answering with `answer`, and records the counter. */
+  function walk(answer: (id: string) => unknown): { current: number; total: number }[] {
+    let answers: Answers = {};
+    const seen: { current: number; total: number }[] = [];
+    for (let id: string | undefined = visibleItems(DEMOGRAPHICS, {})[0]!.id; id; id = nextItemId(DEMOGRAPHICS, answers, id)) {
+      seen.push(progressOf(DEMOGRAPHICS, answers, id));
+      answers = applyAnswer(DEMOGRAPHICS, answers, id, answer(id) as never).answers;
+      // Answering the current item changes neither number.
+      expect(progressOf(DEMOGRAPHICS, answers, id)).toEqual(seen[seen.length - 1]);
+    }
+    return seen;
+  }
+
+  it.each([
+    ['every branch opened', (id: string) => ({ ...BASE, fled: true, loss: true, found_via: 'other', internet_access: true } as Record<string, unknown>)[id] ?? null],
+    ['every branch closed', (id: string) => ({ ...BASE, fled: false, loss: false, internet_access: true } as Record<string, unknown>)[id] ?? null],
+  ])('moves on by one and never grows its total: %s', (_, answer) => {
+    const seen = walk(answer);
+    seen.forEach((step, index) => {
+      expect(step.current).toBe(index + 1);
+      if (index > 0) expect(step.total).toBeLessThanOrEqual(seen[index - 1]!.total);
+      expect(step.current).toBeLessThanOrEqual(step.total);
+    });
+  });
+
+  it('counts a questionnaire without branches plainly', () => {
+    expect(progressOf(PHQ9, {}, 'item1')).toEqual({ current: 1, total: 10 });
+    expect(progressOf(PHQ9, { item1: 2 }, 'item5')).toEqual({ current: 5, total: 10 });
+  });
+});
+
+describe('what keeps "Next" from going on', () => {
+  const items = visibleItems(DEMOGRAPHICS, {});
+  const age = items.find((i) => i.id === 'age')!;
+  const children = items.find((i) => i.id === 'children')!;
+
+  it('a required item without an answer', () => {
+    expect(pageProblem([age], {}, new Set())).toEqual({ itemId: 'age', kind: 'required' });
+    expect(pageProblem([age], { age: 30 }, new Set())).toBeUndefined();
+  });
+
+  it('typed text that is not an answer, on required and optional items alike', () => {
+    expect(pageProblem([age], { age: 30 }, new Set(['age']))).toEqual({ itemId: 'age', kind: 'invalid' });
+    expect(pageProblem([children], {}, new Set(['children']))).toEqual({ itemId: 'children', kind: 'invalid' });
+  });
+
+  it('not an optional item left out', () => {
+    expect(pageProblem([children], {}, new Set())).toBeUndefined();
+  });
+
+  it('names the first problem on a page of several items', () => {
+    expect(pageProblem(items, { ...BASE, age: undefined } as unknown as Answers, new Set())).toEqual({ itemId: 'age', kind: 'required' });
+  });
+});
+
+describe('the project’s own questions address the patient in the second person', () => {
+  // The project's own questionnaires a patient is given: their labels are their wording.
+  const scheduled = new Set(Object.values(DEFAULT_SCHEDULE).flat());
+  const own = Object.values(INSTRUMENTS).filter((d) => d.licence.itemText === 'project' && scheduled.has(d.code as never));
+  it.each(own.flatMap((d) => d.items.map((item) => [d.code, item.id, item.labels] as const)))('%s %s is a question to "you"', (_, __, text) => {
+    expect(text.en).toMatch(/\?$/);
+    expect(text.de).toMatch(/\?$/);
+    expect(text.ar).toMatch(/؟$/);
+    expect(text.en).toMatch(/\byou(r)?\b/i);
+    expect(text.de).toMatch(/\b(Sie|Ihr\w*|Ihnen)\b/);
+    // Third person forms seen in the issue ("he has internet access").
+    expect(text.ar).not.toMatch(/(لديه|يقيم|كيف تعرّف الشخص)/);
   });
 });

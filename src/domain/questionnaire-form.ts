@@ -162,3 +162,36 @@ export function wordingParts(definition: Pick<InstrumentSpec<unknown>, 'items'>)
   }
   return parts;
 }
+
+/**
+ * "Question x of y" that never jumps backwards as branches open (issue 25: "1 of 17", then
+ * "2 of 20"). x counts the items asked up to this one; y adds every later item that may still
+ * be asked: items whose condition hangs on an earlier item already passed are left out when
+ * that answer hides them, all others count, opened or not. Moving on therefore raises x by
+ * one and never raises y, and answering the current item changes neither.
+ */
+export function progressOf(definition: Definition, answers: Answers, itemId: string): { current: number; total: number } {
+  const order = definition.items.map((item) => item.id);
+  const at = order.indexOf(itemId);
+  const shown = shownItems(definition, answers);
+  const current = definition.items.slice(0, at + 1).filter((item) => item.id === itemId || shown.has(item.id)).length;
+  const passed = new Set(order.slice(0, at));
+  const later = definition.items.slice(at + 1).filter((item) => shown.has(item.id) || !item.showIf || !passed.has(item.showIf.item)).length;
+  return { current, total: current + later };
+}
+
+/** Why an item on the page keeps the patient from going on, if it does. */
+export type PageProblem = { itemId: string; kind: 'required' | 'invalid' };
+
+/**
+ * The first item on the page that blocks "Next": a required item without an answer, or any
+ * item whose typed text is not an answer (an age typed in words would otherwise be dropped
+ * without a word). `invalid` holds the items whose field reports typed text it cannot use.
+ */
+export function pageProblem(items: readonly ItemDefinition[], answers: Answers, invalid: ReadonlySet<string>): PageProblem | undefined {
+  for (const item of items) {
+    if (invalid.has(item.id)) return { itemId: item.id, kind: 'invalid' };
+    if (item.required && !isAnswered(answers[item.id])) return { itemId: item.id, kind: 'required' };
+  }
+  return undefined;
+}

@@ -9,6 +9,7 @@
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ar from '../../src/web/i18n/ar.json';
+import de from '../../src/web/i18n/de.json';
 import en from '../../src/web/i18n/en.json';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectAccessible, expectNoOverflow, launchBrowser, openPage, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
@@ -19,6 +20,7 @@ type Person = Awaited<ReturnType<TestApp['user']>>;
 let patient: Person;
 let excludedPatient: Person;
 let coordinator: Person;
+let germanPatient: Person;
 const opened: WatchedPage[] = [];
 
 /** A shorter screening than the default keeps the run short; it still has every item kind. */
@@ -30,6 +32,7 @@ beforeAll(async () => {
   patient = await t.user({ flags: ['patient'], locale: 'ar', alias: 'ريم' });
   excludedPatient = await t.user({ flags: ['patient'], locale: 'en', alias: 'Sami' });
   coordinator = await t.user({ flags: ['coordinator'], locale: 'en' });
+  germanPatient = await t.user({ flags: ['patient'], locale: 'de', alias: 'Lena' });
 });
 
 afterAll(async () => {
@@ -37,7 +40,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function pageAs(person: Person, locale: 'ar' | 'en', width: number, height: number): Promise<WatchedPage> {
+async function pageAs(person: Person, locale: 'ar' | 'de' | 'en', width: number, height: number): Promise<WatchedPage> {
   const watched = await openSignedInPage(browser, person.token, { locale, width, height });
   opened.push(watched);
   return watched;
@@ -177,6 +180,19 @@ describe('screening on a phone in Arabic', () => {
     expect(Math.abs(bar.x + bar.width - (fill.x + fill.width))).toBeLessThan(1);
     expect(fill.width).toBeLessThan(bar.width);
 
+    // An age typed in words is not an answer: "Next" stays, says what is expected and keeps
+    // the focus on the field (issue 25: it was dropped without a word).
+    await answerUntil(page, 'age');
+    const ageField = page.locator('[data-item="age"] input');
+    await ageField.fill('أربعة وثلاثون');
+    await page.getByRole('button', { name: ar.measurements.next, exact: true }).click();
+    await page.getByText(ar.measurements.numberRange.split('{{')[0]!.trim()).waitFor();
+    expect(await currentItem(page)).toBe('age');
+    await expect.poll(() => ageField.evaluate((input) => input === document.activeElement)).toBe(true);
+    await screenshot(page, 'measurements-age-in-words-ar-360');
+    await ageField.fill('34');
+    await next(page, 'age');
+
     // Leave midway by reloading: the form comes back at the first unanswered item.
     await answerUntil(page, 'country_of_origin');
     await page.getByText(ar.measurements.saveState.saved).waitFor();
@@ -233,23 +249,37 @@ describe('screening on a phone in Arabic', () => {
     await expect.poll(async () => (await recordOf('demographics', caseId, patient.token))?.siblings).toBe(5);
     expect((await recordOf('demographics', caseId, patient.token))?.children).toBe(2);
 
-    // To the end of the baseline questionnaire; the skipped required item stops the submit.
+    // The flight branch opens three questions: the count moves on by one and its total does
+    // not grow (issue 25: "1 of 17", then "2 of 20").
+    const counter = async () => (await page.locator('.progress__label').innerText()).match(/\d+/g)!.map(Number);
+    await answerUntil(page, 'fled');
+    const [atFled, totalAtFled] = await counter();
+    await answerCurrent(page, 'fled');
+    await next(page, 'fled');
+    const [afterFled, totalAfterFled] = await counter();
+    expect(afterFled).toBe(atFled! + 1);
+    expect(totalAfterFled).toBeLessThanOrEqual(totalAtFled!);
+
+    // A required question left out: "Next" stays on it, says why and keeps the focus there.
+    await answerUntil(page, 'loss');
+    await page.getByRole('button', { name: ar.measurements.next, exact: true }).click();
+    const refusal = page.locator('[data-item="loss"]').getByText(ar.patientForm.answerToGoOn);
+    await refusal.waitFor();
+    expect(await currentItem(page)).toBe('loss');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-item]')?.getAttribute('data-item'))).toBe('loss');
+    await expectAccessible(page, 'required item refused (ar, 360)');
+    await screenshot(page, 'measurements-required-ar-360');
+    // Answered offline: the submit cannot reach the server, says so, and the focus moves to
+    // that notice (the error summary of this form); back online the same submit goes through.
+    await watched.context.setOffline(true);
+    await answerCurrent(page, 'loss', { loss: 'no' });
+    await expect.poll(() => refusal.count()).toBe(0);
+    await next(page, 'loss');
     await answerUntil(page);
     await page.locator('#review-heading').waitFor();
     await expectAccessible(page, 'review (ar, 360)');
     await expectNoOverflow(page, 'review');
     await screenshot(page, 'measurements-review-ar-360');
-    await page.getByRole('button', { name: ar.measurements.submit }).click();
-    const missing = page.getByRole('alert').filter({ hasText: ar.measurements.missingTitle_one });
-    await missing.waitFor();
-    await missing.getByRole('button', { name: 'فقدان شخص مقرب' }).click();
-    expect(await currentItem(page)).toBe('loss');
-    // Answered offline: the submit cannot reach the server, says so, and the focus moves to
-    // that notice (the error summary of this form); back online the same submit goes through.
-    await watched.context.setOffline(true);
-    await answerCurrent(page, 'loss', { loss: 'no' });
-    await next(page, 'loss', ar.measurements.toReview);
-    await page.locator('#review-heading').waitFor();
     await page.getByRole('button', { name: ar.measurements.submit }).click();
     await page.getByText(ar.measurements.submitOffline).waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(ar.measurements.submitOffline);
@@ -307,6 +337,27 @@ describe('screening on a phone in Arabic', () => {
     expect(await scores.getByRole('row', { name: /PHQ-9/ }).innerText()).toMatch(/9 · mild/);
     expect(await staff.page.locator('figure.score-chart').count()).toBe(1); // PHQ-9; no GAD-7 or PCL-5 yet
     expectNoConsoleErrors();
+  });
+});
+
+describe('on a desk in German', () => {
+  it('asks in the second person, explains neutral labels, and "Check answers" stops at a required item left out', { timeout: 120_000 }, async () => {
+    const { page } = await pageAs(germanPatient, 'de', 1280, 900);
+    await page.goto(`${t.url}/messungen/screening?q=demographics`);
+    await page.locator('[data-item="internet_access"]').waitFor();
+    // The project's own questions are its wording: a question to "Sie", no third person.
+    await page.getByText('Haben Sie Zugang zum Internet?').waitFor();
+    await page.getByRole('button', { name: de.measurements.toReview, exact: true }).click();
+    const refusal = page.locator('[data-item="internet_access"]').getByText(de.patientForm.answerToGoOn);
+    await refusal.waitFor();
+    expect(await page.locator('#review-heading').count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-item]')?.getAttribute('data-item'))).toBe('internet_access');
+    await expectAccessible(page, 'required item refused (de, 1280)');
+    await screenshot(page, 'measurements-required-de-1280');
+    // A licensed questionnaire without installed wording says in the second person how to answer.
+    await page.goto(`${t.url}/messungen/screening?q=phq9`);
+    await page.getByText(de.patientForm.neutralIntro).waitFor();
+    await screenshot(page, 'measurements-neutral-de-1280');
   });
 });
 

@@ -14,7 +14,7 @@ export const COMMENT = defineInstrument<CommentConfig>({ maxLength: 5000 }, (con
   labels: labels('Comment', 'Kommentar', 'تعليق'),
   verification: 'project',
   licence: { class: 'project', itemText: 'project', note: 'The project’s own field.' },
-  items: [{ id: 'comment', labels: labels('comment', 'Kommentar', 'تعليق'), scale: textScale(config.maxLength), required: true }],
+  items: [{ id: 'comment', labels: labels('What would you like to tell us?', 'Was möchten Sie uns mitteilen?', 'ما الذي تود إخبارنا به؟'), scale: textScale(config.maxLength), required: true }],
   subscales: [],
   flags: [],
   diagnoses: [],

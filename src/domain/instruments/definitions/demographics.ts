@@ -39,20 +39,20 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
   verification: 'project',
   licence: { class: 'project', itemText: 'project', note: 'The project’s own questions; labels are its wording.' },
   items: [
-    field('internet_access', labels('has internet access', 'hat Internetzugang', 'لديه إمكانية الوصول إلى الإنترنت'), yesNo(), true),
-    field('email', labels('has an email address', 'hat eine E-Mail-Adresse', 'لديه عنوان بريد إلكتروني'), yesNo(), true),
-    field('age', labels('age in years', 'Alter in Jahren', 'العمر بالسنوات'), integerScale(0, config.maxAge), true),
+    field('internet_access', labels('Do you have access to the internet?', 'Haben Sie Zugang zum Internet?', 'هل لديك إمكانية الوصول إلى الإنترنت؟'), yesNo(), true),
+    field('email', labels('Do you have an email address?', 'Haben Sie eine E-Mail-Adresse?', 'هل لديك عنوان بريد إلكتروني؟'), yesNo(), true),
+    field('age', labels('How old are you (in years)?', 'Wie alt sind Sie (in Jahren)?', 'كم عمرك (بالسنوات)؟'), integerScale(0, config.maxAge), true),
     field(
       'gender',
-      labels('gender', 'Geschlecht', 'الجنس'),
+      labels('What is your gender?', 'Welches Geschlecht haben Sie?', 'ما جنسك؟'),
       choice([option('FEMALE', 'female', 'weiblich', 'أنثى'), option('MALE', 'male', 'männlich', 'ذكر'), option('DIVERSE', 'diverse', 'divers', 'متنوع')]),
       true,
     ),
-    field('country_of_origin', labels('country of origin', 'Herkunftsland', 'بلد المنشأ'), textScale(100, false), true),
-    field('country_of_residence', labels('country of residence', 'Wohnsitzland', 'بلد الإقامة'), textScale(100, false), true),
+    field('country_of_origin', labels('Which country do you come from?', 'Aus welchem Land kommen Sie?', 'من أي بلد أنت؟'), textScale(100, false), true),
+    field('country_of_residence', labels('In which country do you live now?', 'In welchem Land leben Sie jetzt?', 'في أي بلد تقيم الآن؟'), textScale(100, false), true),
     field(
       'residence_kind',
-      labels('kind of residence', 'Art der Unterkunft', 'نوع السكن'),
+      labels('Where do you live?', 'Wie wohnen Sie?', 'أين تسكن؟'),
       choice([
         option('own_home', 'own flat or house', 'eigene Wohnung oder eigenes Haus', 'شقة أو منزل خاص'),
         option('shared', 'shared flat', 'Wohngemeinschaft', 'سكن مشترك'),
@@ -65,7 +65,7 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
     ),
     field(
       'employment',
-      labels('employment', 'Beschäftigung', 'العمل'),
+      labels('What is your work situation?', 'Wie ist Ihre berufliche Situation?', 'ما وضعك المهني؟'),
       choice([
         option('full_time', 'employed full-time', 'Vollzeit beschäftigt', 'موظف بدوام كامل'),
         option('part_time', 'employed part-time', 'Teilzeit beschäftigt', 'موظف بدوام جزئي'),
@@ -81,7 +81,7 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
     ),
     field(
       'education',
-      labels('highest education', 'höchster Bildungsabschluss', 'أعلى مستوى تعليمي'),
+      labels('What is your highest education?', 'Was ist Ihr höchster Bildungsabschluss?', 'ما أعلى مستوى تعليمي وصلت إليه؟'),
       choice([
         option('none', 'no formal education', 'keine formale Bildung', 'بدون تعليم رسمي'),
         option('primary', 'primary school', 'Grundschule', 'المرحلة الابتدائية'),
@@ -94,7 +94,7 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
     ),
     field(
       'family_status',
-      labels('family status', 'Familienstand', 'الحالة الاجتماعية'),
+      labels('What is your family status?', 'Wie ist Ihr Familienstand?', 'ما حالتك الاجتماعية؟'),
       choice([
         option('single', 'single', 'ledig', 'أعزب أو عزباء'),
         option('relationship', 'in a relationship', 'in einer Partnerschaft', 'في علاقة'),
@@ -104,11 +104,11 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
       ]),
       false,
     ),
-    field('children', labels('number of children', 'Anzahl der Kinder', 'عدد الأطفال'), integerScale(0, 30), false),
-    field('siblings', labels('number of siblings', 'Anzahl der Geschwister', 'عدد الإخوة والأخوات'), integerScale(0, 30), false),
+    field('children', labels('How many children do you have?', 'Wie viele Kinder haben Sie?', 'كم طفلاً لديك؟'), integerScale(0, 30), false),
+    field('siblings', labels('How many brothers and sisters do you have?', 'Wie viele Geschwister haben Sie?', 'كم أخاً وأختاً لديك؟'), integerScale(0, 30), false),
     field(
       'past_treatment',
-      labels('earlier treatment, by kind', 'frühere Behandlung, nach Art', 'العلاج السابق حسب النوع'),
+      labels('Which kinds of treatment have you had before?', 'Welche Behandlungen hatten Sie früher schon?', 'ما أنواع العلاج التي تلقيتها من قبل؟'),
       multiScale([
         option('none', 'no earlier treatment', 'keine frühere Behandlung', 'لا يوجد علاج سابق', { exclusive: true }),
         option('psychotherapy', 'psychotherapy', 'Psychotherapie', 'علاج نفسي'),
@@ -120,10 +120,10 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
       ]),
       false,
     ),
-    field('fled', labels('fled from the home country', 'aus dem Heimatland geflohen', 'الفرار من البلد الأصلي'), yesNo(), true),
+    field('fled', labels('Did you have to flee from your home country?', 'Mussten Sie aus Ihrem Heimatland fliehen?', 'هل اضطررت إلى الفرار من بلدك الأصلي؟'), yesNo(), true),
     field(
       'flight_reason',
-      labels('main reason for the flight', 'Hauptgrund der Flucht', 'السبب الرئيسي للفرار'),
+      labels('What was the main reason you fled?', 'Was war der Hauptgrund Ihrer Flucht?', 'ما السبب الرئيسي لفرارك؟'),
       choice([
         option('war', 'war or armed conflict', 'Krieg oder bewaffneter Konflikt', 'الحرب أو النزاع المسلح'),
         option('persecution', 'persecution', 'Verfolgung', 'الاضطهاد'),
@@ -135,12 +135,12 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
       false,
       FLED,
     ),
-    field('flight_months_ago', labels('months since the flight', 'Monate seit der Flucht', 'الأشهر منذ الفرار'), integerScale(0, 1200), false, FLED),
-    field('refugee_hostel', labels('lives in refugee accommodation', 'wohnt in einer Flüchtlingsunterkunft', 'يقيم في سكن للاجئين'), yesNo(), false, FLED),
-    field('loss', labels('loss of a close person', 'Verlust einer nahestehenden Person', 'فقدان شخص مقرب'), yesNo(), true),
+    field('flight_months_ago', labels('How many months ago did you flee?', 'Vor wie vielen Monaten sind Sie geflohen?', 'منذ كم شهراً فررت؟'), integerScale(0, 1200), false, FLED),
+    field('refugee_hostel', labels('Do you live in refugee accommodation?', 'Wohnen Sie in einer Flüchtlingsunterkunft?', 'هل تقيم في سكن للاجئين؟'), yesNo(), false, FLED),
+    field('loss', labels('Have you lost a person close to you?', 'Haben Sie eine nahestehende Person verloren?', 'هل فقدت شخصاً مقرباً منك؟'), yesNo(), true),
     field(
       'loss_relationship',
-      labels('relationship to the person lost', 'Beziehung zur verlorenen Person', 'صلة القرابة بالشخص المفقود'),
+      labels('Who was this person to you?', 'Wer war diese Person für Sie?', 'ما صلتك بمن فقدته؟'),
       choice([
         option('partner', 'partner', 'Partner oder Partnerin', 'الشريك أو الشريكة'),
         option('child', 'child', 'Kind', 'طفل'),
@@ -153,10 +153,10 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
       false,
       LOSS,
     ),
-    field('loss_months_ago', labels('months since the loss', 'Monate seit dem Verlust', 'الأشهر منذ الفقد'), integerScale(0, 1200), false, LOSS),
+    field('loss_months_ago', labels('How many months ago did you lose this person?', 'Vor wie vielen Monaten haben Sie diese Person verloren?', 'منذ كم شهراً فقدت هذا الشخص؟'), integerScale(0, 1200), false, LOSS),
     field(
       'loss_cause',
-      labels('cause of the loss', 'Ursache des Verlusts', 'سبب الفقد'),
+      labels('What was the cause of your loss?', 'Was war die Ursache Ihres Verlusts?', 'ما سبب فقدك له؟'),
       choice([
         option('illness', 'illness or natural causes', 'Krankheit oder natürliche Ursache', 'مرض أو أسباب طبيعية'),
         option('accident', 'accident', 'Unfall', 'حادث'),
@@ -170,7 +170,7 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
     ),
     field(
       'internet_reliability',
-      labels('how reliable the internet connection is', 'wie zuverlässig die Internetverbindung ist', 'مدى موثوقية الاتصال بالإنترنت'),
+      labels('How reliable is your internet connection?', 'Wie zuverlässig ist Ihre Internetverbindung?', 'ما مدى موثوقية اتصالك بالإنترنت؟'),
       choice([
         option('always', 'always works', 'funktioniert immer', 'يعمل دائماً'),
         option('mostly', 'mostly works', 'funktioniert meistens', 'يعمل غالباً'),
@@ -182,13 +182,13 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
     ),
     field(
       'knowledge',
-      labels('skill with computers and the internet', 'Kenntnisse im Umgang mit Computer und Internet', 'المهارة في استخدام الحاسوب والإنترنت'),
+      labels('How good are you with computers and the internet?', 'Wie gut kennen Sie sich mit Computer und Internet aus?', 'ما مدى مهارتك في استخدام الحاسوب والإنترنت؟'),
       endpointScale(1, 5, labels('very low', 'sehr gering', 'منخفضة جداً'), labels('very good', 'sehr gut', 'جيدة جداً')),
       false,
     ),
     field(
       'device',
-      labels('devices used', 'genutzte Geräte', 'الأجهزة المستخدمة'),
+      labels('Which devices do you use?', 'Welche Geräte nutzen Sie?', 'ما الأجهزة التي تستخدمها؟'),
       multiScale([
         option('smartphone', 'smartphone', 'Smartphone', 'هاتف ذكي'),
         option('tablet', 'tablet', 'Tablet', 'جهاز لوحي'),
@@ -200,7 +200,7 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
     ),
     field(
       'most_frequent_activity',
-      labels('most frequent activity online', 'häufigste Tätigkeit im Internet', 'النشاط الأكثر تكراراً على الإنترنت'),
+      labels('What do you do most often online?', 'Was machen Sie am häufigsten im Internet?', 'ما أكثر ما تفعله على الإنترنت؟'),
       choice([
         option('messaging', 'chat and messengers', 'Chatten und Messenger', 'الدردشة وتطبيقات المراسلة'),
         option('social_media', 'social media', 'soziale Medien', 'وسائل التواصل الاجتماعي'),
@@ -216,7 +216,7 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
     ),
     field(
       'found_via',
-      labels('how the person found the programme', 'wie die Person auf das Angebot gestoßen ist', 'كيف تعرّف الشخص على البرنامج'),
+      labels('How did you find this programme?', 'Wie sind Sie auf das Angebot gestoßen?', 'كيف تعرّفت على هذا البرنامج؟'),
       choice([
         option('search_engine', 'search engine', 'Suchmaschine', 'محرك بحث'),
         option('social_media', 'social media', 'soziale Medien', 'وسائل التواصل الاجتماعي'),
@@ -229,7 +229,7 @@ export const DEMOGRAPHICS = defineInstrument<DemographicsConfig>({ minimumAge: 1
       ]),
       false,
     ),
-    field('found_via_other', labels('how found: other', 'wie gefunden: andere', 'طريقة التعرف: غير ذلك'), textScale(200, false), false, { item: 'found_via', anyOf: ['other'] }),
+    field('found_via_other', labels('How else did you find it?', 'Wie sonst haben Sie davon erfahren?', 'كيف تعرّفت عليه بطريقة أخرى؟'), textScale(200, false), false, { item: 'found_via', anyOf: ['other'] }),
   ],
   subscales: [],
   flags: [

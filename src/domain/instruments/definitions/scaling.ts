@@ -19,8 +19,8 @@ export const SCALING = defineInstrument<ScalingConfig>({ min: 0, max: 10 }, (con
   verification: 'project',
   licence: { class: 'project', itemText: 'project', note: 'The project’s own question; labels are its wording.' },
   items: [
-    { id: 'item1', labels: labels('rating today', 'Einschätzung heute', 'التقييم اليوم'), scale: endpointScale(config.min, config.max, labels('worst', 'am schlechtesten', 'الأسوأ'), labels('best', 'am besten', 'الأفضل')), required: true },
-    { id: 'topic', labels: labels('what was rated', 'was eingeschätzt wurde', 'ما الذي تم تقييمه'), scale: textScale(500, false), required: false },
+    { id: 'item1', labels: labels('How do you rate it today?', 'Wie schätzen Sie es heute ein?', 'كيف تقيّمه اليوم؟'), scale: endpointScale(config.min, config.max, labels('worst', 'am schlechtesten', 'الأسوأ'), labels('best', 'am besten', 'الأفضل')), required: true },
+    { id: 'topic', labels: labels('What did you rate?', 'Was haben Sie eingeschätzt?', 'ما الذي قيّمته؟'), scale: textScale(500, false), required: false },
   ],
   subscales: [],
   total: { labels: labels('rating', 'Einschätzung', 'التقييم'), items: ['item1'], aggregate: 'sum' },

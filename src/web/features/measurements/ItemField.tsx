@@ -21,6 +21,8 @@ export interface ItemFieldProps {
   onAnswer(value: AnswerValue | null, options?: { typing?: boolean }): void;
   /** Shown under the item, e.g. "please answer this question" at the review. */
   problem?: string | undefined;
+  /** Told whether the field holds typed text that is not an answer (it blocks "Next"). */
+  onValidity?(invalid: boolean): void;
 }
 
 interface Choice {
@@ -80,7 +82,7 @@ function Problem({ id, text }: { id: string; text: string | undefined }): ReactN
   );
 }
 
-export function ItemField({ definition, item, value, locale, wording, onAnswer, problem }: ItemFieldProps) {
+export function ItemField({ definition, item, value, locale, wording, onAnswer, problem, onValidity }: ItemFieldProps) {
   const { t } = useTranslation();
   const text = itemText(definition, item, locale, wording);
   const fieldId = `q-${definition.code}-${item.id}`;
@@ -133,7 +135,7 @@ export function ItemField({ definition, item, value, locale, wording, onAnswer, 
   }
 
   if (scale.kind === 'integer') {
-    return <NumberItem text={text} item={item} value={value} onAnswer={onAnswer} problem={problem} />;
+    return <NumberItem text={text} item={item} value={value} onAnswer={onAnswer} problem={problem} onValidity={onValidity} />;
   }
 
   const common = {
@@ -154,7 +156,7 @@ export function ItemField({ definition, item, value, locale, wording, onAnswer, 
  * Counts and ages: the typed text is kept as typed, and only a whole number within the scale
  * becomes the answer; anything else says what is expected and saves nothing.
  */
-function NumberItem({ text, item, value, onAnswer, problem }: { text: string; item: ItemDefinition; value: AnswerValue | null | undefined; onAnswer: ItemFieldProps['onAnswer']; problem?: string | undefined }) {
+function NumberItem({ text, item, value, onAnswer, problem, onValidity }: Pick<ItemFieldProps, 'item' | 'value' | 'onAnswer' | 'problem' | 'onValidity'> & { text: string }) {
   const { t } = useTranslation();
   const scale = item.scale as Extract<ItemDefinition['scale'], { kind: 'integer' }>;
   const [typed, setTyped] = useState(typeof value === 'number' ? String(value) : '');
@@ -164,6 +166,7 @@ function NumberItem({ text, item, value, onAnswer, problem }: { text: string; it
   }, [value]);
   const parsed = parseWholeNumber(typed);
   const invalid = typed.trim() !== '' && (parsed === null || valueProblem(scale, parsed) !== undefined);
+  useEffect(() => onValidity?.(invalid), [invalid]);
   const errors = invalid
     ? [{ field: item.id, code: 'measurement_number', message: t('measurements.numberRange', { min: scale.min, max: scale.max }) }]
     : problem

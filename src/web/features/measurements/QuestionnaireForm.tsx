@@ -13,7 +13,7 @@ import { wordingFor, type AnswerValue, type InstrumentCode, type ItemDefinition 
 import { isAnswered } from '../../../domain/instruments/answers';
 import type { Locale } from '../../../domain/locales';
 import type { MeasurementTime } from '../../../domain/measurements';
-import { missingRequired, nextItemId, previousItemId, resumeItemId, visibleItems } from '../../../domain/questionnaire-form';
+import { missingRequired, nextItemId, pageProblem, previousItemId, progressOf, resumeItemId, visibleItems } from '../../../domain/questionnaire-form';
 import { Alert, Spinner } from '../../ui/ui';
 import { choicesOf, ItemField, itemText } from './ItemField';
 import { NARROW_SCREEN, useMediaQuery } from '../../ui/useMediaQuery';
@@ -68,14 +68,15 @@ function SaveStatus({ state }: { state: QuestionnaireState }) {
   );
 }
 
-function Progress({ index, total }: { index: number; total: number }) {
+/** "Question x of y" from `progressOf`: it never jumps backwards as branches open (issue 25). */
+function Progress({ current, total }: { current: number; total: number }) {
   const { t } = useTranslation();
-  const label = t('measurements.itemOf', { current: index + 1, total });
+  const label = t('patientForm.questionOf', { current, total });
   return (
     <div className="progress">
       <span className="progress__label">{label}</span>
-      <div className="progress__bar" role="progressbar" aria-label={label} aria-valuemin={1} aria-valuemax={total} aria-valuenow={index + 1}>
-        <div className="progress__fill" style={{ inlineSize: `${Math.round(((index + 1) / total) * 100)}%` }} />
+      <div className="progress__bar" role="progressbar" aria-label={label} aria-valuemin={1} aria-valuemax={total} aria-valuenow={current}>
+        <div className="progress__fill" style={{ inlineSize: `${Math.round((current / total) * 100)}%` }} />
       </div>
     </div>
   );
@@ -88,6 +89,9 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
   const answers = state.answers ?? {};
   const [current, setCurrent] = useState<string>(() => resumeItemId(definition, answers) ?? REVIEW);
   const [showMissing, setShowMissing] = useState(false);
+  // Items whose field holds typed text that is not an answer, and whether "Next" was refused.
+  const [invalid, setInvalid] = useState<ReadonlySet<string>>(() => new Set());
+  const [blocked, setBlocked] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [submitFailed, setSubmitFailed] = useState(false);
   // Changing one answer from the review leads back to the review, not through every item.
@@ -97,7 +101,9 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
   const items = visibleItems(definition, answers);
   const missing = missingRequired(definition, answers);
   const title = isolateLatin(wordingFor(definition, { kind: 'title' }, locale, wording) ?? code);
-  const instructions = wordingFor(definition, { kind: 'instructions' }, locale, wording);
+  // Without installed instructions the patient still gets one in the second person; the
+  // project's own questionnaires are their own wording and need none.
+  const instructions = wordingFor(definition, { kind: 'instructions' }, locale, wording) ?? (definition.licence.itemText === 'project' ? undefined : t('patientForm.neutralIntro'));
 
   // An item hidden by a changed answer cannot stay the current one.
   const currentItem = items.find((item) => item.id === current);
@@ -116,14 +122,34 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
 
   function go(target: string | undefined): void {
     const next = target ?? REVIEW;
+    setBlocked(false);
     if (next === REVIEW) setFromReview(false);
     focusTarget.current = next;
     setCurrent(next);
     if (next === REVIEW) void state.flush();
   }
 
+  function setValidity(itemId: string, isInvalid: boolean): void {
+    setInvalid((before) => {
+      if (before.has(itemId) === isInvalid) return before;
+      const after = new Set(before);
+      if (isInvalid) after.add(itemId);
+      else after.delete(itemId);
+      return after;
+    });
+  }
+
   function goNext(event?: FormEvent): void {
     event?.preventDefault();
+    // A required item left out or typed text that is not an answer keeps the patient here,
+    // told why, with the focus on the item (issue 25: an age in words was dropped silently).
+    const problem = currentItem ? pageProblem(narrow ? [currentItem] : items, answers, invalid) : undefined;
+    if (problem) {
+      setBlocked(true);
+      focusItem(container.current, problem.itemId);
+      return;
+    }
+    setBlocked(false);
     if (narrow && current !== REVIEW && !fromReview) go(nextItemId(definition, answers, current));
     else go(REVIEW);
   }
@@ -225,13 +251,14 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
     );
   }
 
-  const index = items.indexOf(currentItem);
+  const progress = progressOf(definition, answers, currentItem.id);
   const shownItems = narrow ? [currentItem] : items;
+  const blocking = blocked ? pageProblem(shownItems, answers, invalid) : undefined;
   const previous = previousItemId(definition, answers, currentItem.id);
   return (
     <div ref={container} className="questionnaire">
       {header}
-      {narrow ? <Progress index={index} total={items.length} /> : null}
+      {narrow ? <Progress current={progress.current} total={progress.total} /> : null}
       {/* Above the question and "Next": at 360×740 the crisis contacts show the moment a risk answer is given (issue 25). */}
       <SafetyAnswerPanel definition={definition} answers={answers} caseId={caseId} />
       <form className="questionnaire__form" onSubmit={goNext} onKeyDown={onKeyDown} noValidate>
@@ -244,6 +271,8 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
               locale={locale}
               wording={wording}
               onAnswer={(value: AnswerValue | null, options) => state.answer(item.id, value, options)}
+              onValidity={(isInvalid) => setValidity(item.id, isInvalid)}
+              problem={blocking?.itemId === item.id && blocking.kind === 'required' ? t('patientForm.answerToGoOn') : undefined}
             />
           </div>
         ))}
