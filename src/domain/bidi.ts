@@ -30,3 +30,34 @@ export function isolateLatin(text: string): string {
 export function withoutIsolates(text: string): string {
   return text.replace(/[\u2066-\u2069]/g, '');
 }
+
+/**
+ * An identifier (a case code such as "96d8ae5") as one left-to-right isolate, for strings where
+ * markup cannot go (page titles, catalog sentences). `isolateLatin` cannot do it: a code that
+ * starts with digits is not a Latin run, and in Arabic its digits and letters swap sides. In
+ * JSX the same rule is the `Ident` element.
+ */
+export function isolateIdent(text: string | null | undefined): string {
+  if (!text) return '';
+  return text.startsWith(LRI) ? text : `${LRI}${text}${PDI}`;
+}
+
+/**
+ * A text cut into its Latin runs and the rest, for JSX: each Latin run ("DSM-5 (LEC-5)"'s
+ * "LEC-5") becomes an identifier element that neither swaps nor breaks at 360 px (issue 25).
+ * Text without right-to-left letters is one plain part.
+ */
+export function latinParts(text: string): { text: string; latin: boolean }[] {
+  if (!HAS_RTL.test(text)) return [{ text, latin: false }];
+  const parts: { text: string; latin: boolean }[] = [];
+  let at = 0;
+  for (const match of withoutIsolates(text).matchAll(LATIN_RUN)) {
+    const start = match.index;
+    if (start > at) parts.push({ text: withoutIsolates(text).slice(at, start), latin: false });
+    parts.push({ text: match[0], latin: true });
+    at = start + match[0].length;
+  }
+  const plain = withoutIsolates(text);
+  if (at < plain.length) parts.push({ text: plain.slice(at), latin: false });
+  return parts;
+}

@@ -145,3 +145,29 @@ export function conversationCase(requested: string | null, current: string | nul
 export function conversationPath(caseId: string): string {
   return `/conversation?case=${encodeURIComponent(caseId)}`;
 }
+
+/**
+ * The line a message is listed under: its subject, else the opening of its text (issue 25:
+ * automatic messages were listed as "(no subject)", which tells a patient nothing). Cut at a
+ * word within `max` characters; undefined only for a message without subject and text.
+ */
+export function messageHeadline(subject: string | null | undefined, body: string | null | undefined, max = 60): string | undefined {
+  const own = subject?.trim();
+  if (own) return own;
+  const firstLine = (body ?? '').split('\n').map((line) => line.trim()).find((line) => line !== '');
+  if (!firstLine) return undefined;
+  if (firstLine.length <= max) return firstLine;
+  const cut = firstLine.slice(0, max);
+  const atWord = cut.lastIndexOf(' ');
+  return `${(atWord > max / 2 ? cut.slice(0, atWord) : cut).trimEnd()}…`;
+}
+
+/**
+ * The recipient groups as a patient reads them: the patients' group is "you" (a case has one
+ * patient; issue 25: patients were told a message went to "the patients").
+ */
+export function groupsForReader(groups: readonly RecipientGroup[], readerIsPatient: boolean): (RecipientGroup | 'you')[] {
+  if (!readerIsPatient) return [...groups];
+  const others = groups.filter((g) => g !== 'patients');
+  return groups.includes('patients') ? ['you', ...others] : others;
+}

@@ -25,6 +25,13 @@ import type { TokenService } from './tokens';
 import { appendAccountEvent, recordAccountEvent } from '../integrity/account-log';
 import type { SignInThrottling } from './throttle';
 
+/**
+ * The name a mail greets a person by (issue 25: the confirmation greeted the patient by username):
+ * the chosen name, else the username. The one display-name rule of the mails; the selects that
+ * feed a mail's `username` parameter read it through this expression.
+ */
+const GREETING_NAME = `coalesce(nullif(btrim(alias), ''), username::text)`;
+
 export interface AuthContext {
   pool: pg.Pool;
   config: Config;
@@ -235,7 +242,7 @@ export async function registerPatient(ctx: AuthContext, input: RegistrationInput
       `select exists (select 1 from app_public.users where username = $1) as username_taken,
               (select email::text from app_public.users where email = $2) as email_owner,
               (select locale from app_public.users where email = $2) as email_owner_locale,
-              (select username::text from app_public.users where email = $2) as email_owner_name`,
+              (select ${GREETING_NAME} from app_public.users where email = $2) as email_owner_name`,
       [input.username, input.email],
     );
     const row = taken.rows[0]!;
@@ -294,7 +301,7 @@ export async function registerPatient(ctx: AuthContext, input: RegistrationInput
       to: input.email,
       kind: 'confirm_registration',
       locale: outcome.locale,
-      params: { username: input.username, link: `${ctx.config.publicUrl}/confirm-registration?token=${outcome.token}` },
+      params: { username: input.alias?.trim() || input.username, link: `${ctx.config.publicUrl}/confirm-registration?token=${outcome.token}` },
     });
   } else if (outcome.kind === 'existing') {
     await ctx.mailer.send({
@@ -402,7 +409,7 @@ export async function resendConfirmation(ctx: AuthContext, email: string): Promi
   await afterAnswer(ctx, 'resend confirmation', async () => {
     const pending = await withOwner(ctx.pool, async (sql) => {
       const { rows } = await sql.query<{ id: string; username: string; email: string; locale: Locale }>(
-        `select id, username::text, email::text, locale from app_public.users where email = $1 and email_confirmed_at is null`,
+        `select id, ${GREETING_NAME} as username, email::text, locale from app_public.users where email = $1 and email_confirmed_at is null`,
         [email],
       );
       const user = rows[0];
@@ -494,7 +501,7 @@ export async function signOut(ctx: AuthContext, tokenId: string): Promise<void> 
 
 async function loadSecrets(sql: Sql, userId: string) {
   const { rows } = await sql.query<{ password_hash: string; username: string; email: string; locale: Locale }>(
-    `select s.password_hash, u.username::text, u.email::text, u.locale
+    `select s.password_hash, coalesce(nullif(btrim(u.alias), ''), u.username::text) as username, u.email::text, u.locale
        from app_private.user_secrets s join app_public.users u on u.id = s.user_id
       where s.user_id = $1 for update of s`,
     [userId],
@@ -540,7 +547,7 @@ export async function requestPasswordReset(ctx: AuthContext, email: string): Pro
   await afterAnswer(ctx, 'password reset', async () => {
     const pending = await withOwner(ctx.pool, async (sql) => {
       const { rows } = await sql.query<{ id: string; username: string; email: string; locale: Locale }>(
-        `select id, username::text, email::text, locale from app_public.users where email = $1 and system_role = 'USER'`,
+        `select id, ${GREETING_NAME} as username, email::text, locale from app_public.users where email = $1 and system_role = 'USER'`,
         [email],
       );
       const user = rows[0];
@@ -587,7 +594,7 @@ export async function confirmPasswordReset(ctx: AuthContext, token: string, newP
     // Receiving the link proves the address works, so an unconfirmed one counts as confirmed.
     const user = await sql.query<{ id: string; email: string; username: string; locale: Locale }>(
       `update app_public.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1
-       returning id, email::text, username::text, locale`,
+       returning id, email::text, ${GREETING_NAME} as username, locale`,
       [row.user_id],
     );
     return user.rows[0]!;

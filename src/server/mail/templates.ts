@@ -29,6 +29,7 @@ export interface MailContent {
 interface Params {
   link?: string;
   newEmail?: string;
+  /** The name the mail greets: the person's chosen name, else the username (see GREETING_NAME). */
   username: string;
 }
 

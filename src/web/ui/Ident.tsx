@@ -1,3 +1,5 @@
+import { Fragment } from 'react';
+import { latinParts } from '../../domain/bidi';
 /**
  * The one bidi rule for identifiers (case codes, offer codes, instrument codes such as "LEC-5"):
  * an identifier is a left-to-right island in any sentence, and one unit when the line wraps.
@@ -9,5 +11,18 @@ export function Ident({ children, className }: { children: string; className?: s
     <bdi dir="ltr" className={className ? `ident ${className}` : 'ident'}>
       {children}
     </bdi>
+  );
+}
+
+/**
+ * A catalog or questionnaire text with Latin codes in it ("قائمة أحداث الحياة وفق DSM-5 (LEC-5)"):
+ * each code is an `Ident`, so it reads left to right and wraps as a whole, the parentheses
+ * around it staying with the Arabic sentence.
+ */
+export function TextWithIdents({ text }: { text: string }) {
+  return (
+    <>
+      {latinParts(text).map((part, index) => (part.latin ? <Ident key={index}>{part.text}</Ident> : <Fragment key={index}>{part.text}</Fragment>))}
+    </>
   );
 }

@@ -4,6 +4,7 @@
  * case its treatment, care team, open tasks, next waiting date and latest PHQ-9 item 9. The
  * filters and the sort live in the address, so the back button and a shared link show the same list.
  */
+import { Ident } from '../../ui/Ident';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Fragment, useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -326,7 +327,7 @@ function CaseCards({ items, searching }: { items: CaseListItem[]; searching: boo
         <li key={item.id} className="card card--flat" data-case={item.shortId}>
           <h3 className="case-cards__title">
             <Link to={`/admin/cases/${item.id}`}>
-              <span dir="ltr">{item.shortId}</span> <span dir="auto">{caseName(item)}</span>
+              <Ident>{item.shortId ?? ''}</Ident> <span dir="auto">{caseName(item)}</span>
             </Link>
             <SafetyMark count={item.openSafetySignals} />
           </h3>
@@ -367,8 +368,8 @@ function CaseTable({ items, searching }: { items: CaseListItem[]; searching: boo
           {items.map((item) => (
             <tr key={item.id} data-case={item.shortId}>
               <td>
-                <Link to={`/admin/cases/${item.id}`} dir="ltr">
-                  {item.shortId}
+                <Link to={`/admin/cases/${item.id}`}>
+                  <Ident>{item.shortId ?? ''}</Ident>
                 </Link>
                 <SafetyMark count={item.openSafetySignals} />
               </td>

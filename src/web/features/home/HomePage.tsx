@@ -3,6 +3,7 @@
  * counselors and staff see their cases first, newest unread on top, each opening its
  * conversation, then their tools. Only screens that exist are links.
  */
+import { isolateIdent } from '../../../domain/bidi';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -81,7 +82,7 @@ function MyCases({ staff }: { staff: boolean }) {
             return (
               <li key={caseId} className="card card--flat my-cases__item">
                 <button type="button" className="link-button my-cases__open" onClick={() => open(caseId)}>
-                  <span>{t('home.caseLabel', { shortId: c.shortId })}</span>
+                  <span>{t('home.caseLabel', { shortId: isolateIdent(c.shortId) })}</span>
                   {name ? (
                     <>
                       {' · '}
@@ -121,7 +122,7 @@ export function HomePage() {
       {/* Issue 26: open risk tasks the person can act on, first thing on every staff home. */}
       {kind !== 'patient' ? <SafetyBanner /> : null}
       <p>{t(intro)}</p>
-      {kind === 'patient' && currentCase ? <p className="muted">{t('home.yourCase', { shortId: currentCase.shortId })}</p> : null}
+      {kind === 'patient' && currentCase ? <p className="muted">{t('home.yourCase', { shortId: isolateIdent(currentCase.shortId) })}</p> : null}
       {user.excluded ? <p className="alert alert--info">{t('home.excluded')}</p> : null}
       {kind !== 'patient' ? <MyCases staff={kind === 'staff'} /> : null}
       <div className="grid">

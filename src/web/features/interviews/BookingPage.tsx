@@ -4,6 +4,7 @@
  * interviewer, the video link (prominent from 20 minutes before the start) and cancelling after
  * the confirmation of spec §8. A coordinator first chooses the case to book for.
  */
+import { isolateIdent } from '../../../domain/bidi';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dayKey, formatSlot, formatTime } from '../../../domain/format';
@@ -35,7 +36,7 @@ export function BookingPage() {
           onChange={(e) => setChosenCase(e.target.value)}
           options={[
             { value: '', label: t('interviews.booking.chooseCase') },
-            ...(cases.data ?? []).map((c) => ({ value: c.id, label: `${shortId(c.id)} · ${c.patient?.alias ?? c.patient?.username ?? ''}` })),
+            ...(cases.data ?? []).map((c) => ({ value: c.id, label: `${isolateIdent(shortId(c.id))} · ${c.patient?.alias ?? c.patient?.username ?? ''}` })),
           ]}
         />
       ) : null}

@@ -18,6 +18,7 @@ import { Alert, Page, Spinner } from '../../ui/ui';
 import { batteryQuery } from './api';
 import { ExcludedNotice, NoPatientCase, SignInPrompt } from './notices';
 import { QuestionnaireForm } from './QuestionnaireForm';
+import { TextWithIdents } from '../../ui/Ident';
 import './measurements.css';
 
 export const TIME_ROUTES = {
@@ -149,7 +150,9 @@ function Battery({ time, caseId, userId }: { time: MeasurementTime; caseId: stri
       <ol className="battery__list">
         {battery.map((code) => (
           <li key={code} className="battery__item">
-            <span>{wordingFor(INSTRUMENTS[code], { kind: 'title' }, i18n.language as Locale) ?? code}</span>
+            <span>
+              <TextWithIdents text={wordingFor(INSTRUMENTS[code], { kind: 'title' }, i18n.language as Locale) ?? code} />
+            </span>
             <span className={`status status--${statuses[code] ?? 'not_started'}`}>{t(`measurements.status.${statuses[code] ?? 'not_started'}`)}</span>
           </li>
         ))}

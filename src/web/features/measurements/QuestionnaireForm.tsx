@@ -6,7 +6,7 @@
  * back to each, and submitting checks that every required item is answered. Scores are never
  * shown: patients do not see them.
  */
-import { isolateLatin } from '../../../domain/bidi';
+import { TextWithIdents } from '../../ui/Ident';
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { wordingFor, type AnswerValue, type InstrumentCode, type ItemDefinition } from '../../../domain/instruments';
@@ -100,7 +100,7 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
   const focusTarget = useRef<string | null>(null);
   const items = visibleItems(definition, answers);
   const missing = missingRequired(definition, answers);
-  const title = isolateLatin(wordingFor(definition, { kind: 'title' }, locale, wording) ?? code);
+  const title = wordingFor(definition, { kind: 'title' }, locale, wording) ?? code;
   // Without installed instructions the patient still gets one in the second person; the
   // project's own questionnaires are their own wording and need none.
   const instructions = wordingFor(definition, { kind: 'instructions' }, locale, wording) ?? (definition.licence.itemText === 'project' ? undefined : t('patientForm.neutralIntro'));
@@ -187,7 +187,9 @@ function LoadedForm({ code, caseId, position, count, onComplete, state, locale }
   const header = (
     <header className="questionnaire__header">
       <p className="muted questionnaire__position">{t('measurements.questionnaireOf', { current: position, total: count })}</p>
-      <h2 className="questionnaire__title">{title}</h2>
+      <h2 className="questionnaire__title">
+        <TextWithIdents text={title} />
+      </h2>
       {instructions ? <p className="questionnaire__instructions">{instructions}</p> : null}
     </header>
   );

@@ -5,6 +5,7 @@
  * with their due date. One request per scheduled questionnaire reads its records of every time
  * at once.
  */
+import { TextWithIdents } from '../../ui/Ident';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -85,7 +86,9 @@ function Overview({ caseId }: { caseId: string }) {
               const name = wordingFor(INSTRUMENTS[code], { kind: 'title' }, i18n.language as Locale) ?? code;
               return (
                 <li key={code} className="battery__item">
-                  <Link to={measurementPath(time, code)}>{name}</Link>
+                  <Link to={measurementPath(time, code)}>
+                    <TextWithIdents text={name} />
+                  </Link>
                   <span className={`status status--${status}`}>{t(`measurements.status.${status}`)}</span>
                 </li>
               );

@@ -3,6 +3,7 @@
  * signed-in person, their drafts, and the composer. Staff switch between their cases here;
  * a patient has one case. What anybody sees is decided by the database (0006-messages.sql).
  */
+import { isolateIdent } from '../../../domain/bidi';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,11 +35,11 @@ function CaseSwitcher({ currentCaseId, onSwitch }: { currentCaseId: string | nul
   if (!cases) return null;
   const options = cases.flatMap((c) => {
     if (!c.case) return [];
-    const label = [c.case.shortId, personName(c.case.patient) ?? c.case.title].filter(Boolean).join(' · ');
+    const label = [isolateIdent(c.case.shortId), personName(c.case.patient) ?? c.case.title].filter(Boolean).join(' · ');
     return [{ value: c.caseId, label: c.case.newMessages ? t('messages.caseOptionNew', { label, count: Number(c.case.newMessages) }) : label }];
   });
   // A coordinator may be looking at a case they are not a member of: keep it selectable.
-  if (currentCaseId && !options.some((o) => o.value === currentCaseId)) options.unshift({ value: currentCaseId, label: shortId(currentCaseId) });
+  if (currentCaseId && !options.some((o) => o.value === currentCaseId)) options.unshift({ value: currentCaseId, label: isolateIdent(shortId(currentCaseId)) });
   if (options.length < 2) return null;
   return (
     <div className="toolbar">
@@ -169,7 +170,7 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
 
   return (
     <>
-      <p className="muted">{t('messages.caseLine', { shortId: data.shortId })}</p>
+      <p className="muted">{t('messages.caseLine', { shortId: isolateIdent(data.shortId) })}</p>
       {involvement ? null : <Alert kind="info">{t('messages.notMember')}</Alert>}
       {notice ? <Alert kind="success">{notice}</Alert> : null}
       {saveFirst > 0 && composerDirty ? (

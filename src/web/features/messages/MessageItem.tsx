@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { addressedGroups } from '../../../domain/messages';
+import { addressedGroups, groupsForReader, messageHeadline } from '../../../domain/messages';
+import { useSession } from '../../session/session';
 import { formatDateTime } from '../../../domain/format';
 import { currentLocale } from '../../i18n/i18n';
 import { senderName } from './names';
@@ -19,7 +20,8 @@ interface MessageItemProps {
 /** The recipient groups of a message as one translated line. */
 export function RecipientLine({ message }: { message: CaseMessage }) {
   const { t } = useTranslation();
-  const groups = addressedGroups(message).map((g) => t(`messages.groups.${g}`));
+  const { user } = useSession();
+  const groups = groupsForReader(addressedGroups(message), Boolean(user?.is_patient_account)).map((g) => (g === 'you' ? t('patientPath.toYou') : t(`messages.groups.${g}`)));
   return <p className="muted message__to">{t('messages.toLine', { groups: groups.join(t('messages.listSeparator')) })}</p>;
 }
 
@@ -33,16 +35,18 @@ export function MessageItem({ message, open, myId, timeZone, onToggle, onFavorit
   const bodyId = `message-${message.id}`;
   const unread = Boolean(message.isUnread);
   const favorite = Boolean(message.isFavorite);
+  const { user } = useSession();
+  const headline = messageHeadline(message.subject, message.body) ?? t('messages.noSubject');
   return (
     <li className={unread ? 'message message--unread' : 'message'}>
       <div className="message__head">
         <button type="button" className="message__toggle" aria-expanded={open} aria-controls={open ? bodyId : undefined} onClick={onToggle}>
           {unread ? <span className="pill">{t('messages.unread')}</span> : null}
           <span className="message__subject" dir="auto">
-            {message.subject?.trim() || t('messages.noSubject')}
+            {headline}
           </span>
           <span className="message__meta">
-            <span dir="auto">{senderName(t, message, myId)}</span>
+            <span dir="auto">{senderName(t, message, myId, Boolean(user?.is_patient_account))}</span>
             {' · '}
             <time dateTime={message.sentAt ?? message.createdAt}>{formatDateTime(new Date(message.sentAt ?? message.createdAt), currentLocale(), timeZone)}</time>
           </span>
@@ -54,7 +58,7 @@ export function MessageItem({ message, open, myId, timeZone, onToggle, onFavorit
         ) : null}
       </div>
       {open ? (
-        <div id={bodyId} className="message__read" role="region" aria-label={message.subject?.trim() || t('messages.noSubject')}>
+        <div id={bodyId} className="message__read" role="region" aria-label={headline}>
           <RecipientLine message={message} />
           <div className="message__body" dir="auto">
             {message.body}

@@ -4,6 +4,7 @@
  * "Interviewbericht"; a follow-up booking of a case with a finalized report opens the feedback
  * report (?feedback=<id>). A booked interview that did not take place can be recorded as missed.
  */
+import { isolateIdent } from '../../../domain/bidi';
 import { errorText } from "../../ui/ErrorAlert";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -127,8 +128,7 @@ function BookingList({ onChanged }: { onChanged(): void }) {
                       <bdi>
                         {personName(booking.caseByCaseId?.patient) ??
                           booking.interviewee?.username ??
-                          booking.caseByCaseId?.shortId ??
-                          ""}
+                          isolateIdent(booking.caseByCaseId?.shortId)}
                       </bdi>
                     </span>
                     <span className="rl-actions">

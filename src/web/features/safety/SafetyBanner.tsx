@@ -4,6 +4,7 @@
  * on, and links to the task. Coordinators see every open risk task; the others theirs
  * (app_public.my_open_risk_tasks, db/migrations/0131). Nothing shows when there is none.
  */
+import { Ident } from '../../ui/Ident';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -33,7 +34,7 @@ export function SafetyBanner() {
           return (
             <li key={task.id} className="safety-banner__item">
               <Link className="safety-banner__link" to={`/admin/tasks/${task.id}`}>
-                <bdi>{name ?? t('safetyLoop.noPatient')}</bdi> · {t('safetyLoop.case')} <bdi dir="ltr">{task.caseByCaseId?.shortId}</bdi>: {t('safetyLoop.banner.openTask')}
+                <bdi>{name ?? t('safetyLoop.noPatient')}</bdi> · {t('safetyLoop.case')} <Ident>{task.caseByCaseId?.shortId ?? ''}</Ident>: {t('safetyLoop.banner.openTask')}
               </Link>
               <span className="safety-banner__meta">
                 {t('safetyLoop.banner.since', { time: when(task.created) })}

@@ -4,6 +4,7 @@
  * contacts are missing in a language. What each person sees is decided by the database (a
  * coordinator sees every case). Mounted on the staff case list for coordinators.
  */
+import { Ident } from '../../ui/Ident';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -20,8 +21,8 @@ import './safety.css';
 function CaseLink({ c }: { c: { id: string; shortId: string | null } | null }) {
   if (!c) return null;
   return (
-    <Link to={`/admin/cases/${c.id}`} dir="ltr">
-      {c.shortId}
+    <Link to={`/admin/cases/${c.id}`}>
+      <Ident>{c.shortId ?? ''}</Ident>
     </Link>
   );
 }

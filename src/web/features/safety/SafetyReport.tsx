@@ -5,6 +5,7 @@
  * (one line per risk answer; one per case with the overall line). The database answers
  * coordinators only (app_public.safety_response_times); the figures are src/domain/safety-report.ts.
  */
+import { Ident } from '../../ui/Ident';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -102,7 +103,7 @@ export function SafetyReport() {
                   {summary.cases.map((c) => (
                     <tr key={c.caseId}>
                       <th scope="row">
-                        <Link to={`/admin/cases/${c.caseId}`}>{c.shortId}</Link>
+                        <Link to={`/admin/cases/${c.caseId}`}><Ident>{c.shortId ?? ''}</Ident></Link>
                       </th>
                       <td>{c.figures.count}</td>
                       <td>{c.figures.open}</td>

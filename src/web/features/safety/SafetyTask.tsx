@@ -6,6 +6,7 @@
  * names the consequence (the server enforces the same rule, db/migrations/0130). The review of a
  * call and a follow-up contact show their call in words. No id or process variable is shown.
  */
+import { Ident } from '../../ui/Ident';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -54,8 +55,8 @@ function Patient({ task }: { task: SafetyTaskData }) {
       </dd>
       <dt>{t('safetyLoop.case')}</dt>
       <dd>
-        <Link to={`/admin/cases/${task.caseId}`} dir="ltr">
-          {c?.shortId}
+        <Link to={`/admin/cases/${task.caseId}`}>
+          <Ident>{c?.shortId ?? ''}</Ident>
         </Link>
       </dd>
     </dl>

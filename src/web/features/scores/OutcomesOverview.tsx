@@ -2,6 +2,7 @@
  * PHQ-9 and GAD-7 totals of many cases at once (spec §7 DetailedCases), for following a trial's
  * outcomes from the case list. Loaded only when opened: it reads every visible case's scores.
  */
+import { Ident } from '../../ui/Ident';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -54,7 +55,7 @@ function OutcomesTable({ offset, onPage }: { offset: number; onPage(offset: numb
             {data.nodes.map((item) => (
               <tr key={item.id}>
                 <th scope="row">
-                  <Link to={`/admin/cases/${item.id}`}>{item.shortId}</Link>
+                  <Link to={`/admin/cases/${item.id}`}><Ident>{item.shortId ?? ''}</Ident></Link>
                 </th>
                 {[...totalsByTime(item.phq9), ...totalsByTime(item.gad7)].map((value, index) => (
                   <td key={index}>{value}</td>

@@ -5,6 +5,7 @@
  * sign in and come back. A task done elsewhere disappears: the list is fetched again when the
  * person returns to the tab and after a task is completed here (spec §4).
  */
+import { Ident } from '../../ui/Ident';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -43,7 +44,9 @@ function DueList({ staff }: { staff: boolean }) {
                   {staff ? (
                     <>
                       <dt>{t('tasks.case')}</dt>
-                      <dd dir="ltr">{task.caseByCaseId?.shortId}</dd>
+                      <dd>
+                        <Ident>{task.caseByCaseId?.shortId ?? ''}</Ident>
+                      </dd>
                     </>
                   ) : null}
                 </dl>

@@ -4,6 +4,7 @@
  * there is one; each can be tried again (PUT /job/{id}/retries). The error text is technical,
  * so it is folded away for whoever has to report it.
  */
+import { Ident } from '../../ui/Ident';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,7 +29,7 @@ function FailedJobItem({ job, onRetried }: { job: FailedJob; onRetried(ok: boole
         <dt>{t('tasks.failed.step')}</dt>
         <dd>{job.activityName ?? job.activityId}</dd>
         <dt>{t('tasks.case')}</dt>
-        <dd>{job.caseByCaseId ? <Link to={`/admin/cases/${job.caseByCaseId.id}`}>{job.caseByCaseId.shortId}</Link> : '—'}</dd>
+        <dd>{job.caseByCaseId ? <Link to={`/admin/cases/${job.caseByCaseId.id}`}><Ident>{job.caseByCaseId.shortId ?? ''}</Ident></Link> : '—'}</dd>
         <dt>{t('tasks.failed.failedAt')}</dt>
         <dd>{dateTime(job.failedAt)}</dd>
         <dt>{t('tasks.failed.attempts')}</dt>

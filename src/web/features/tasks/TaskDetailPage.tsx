@@ -5,6 +5,7 @@
  * POST /api/workflow/rest/task/{id}/submit-form; then the workflow data is fetched again and the
  * person returns to the list, which says the task was completed. No spinner (spec §2).
  */
+import { Ident } from '../../ui/Ident';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -196,8 +197,8 @@ function TaskFacts({ task }: { task: TaskDetail }) {
     <dl className="facts card">
       <dt>{t('tasks.case')}</dt>
       <dd>
-        <Link to={`/admin/cases/${task.caseId}`} dir="ltr">
-          {task.caseByCaseId?.shortId}
+        <Link to={`/admin/cases/${task.caseId}`}>
+          <Ident>{task.caseByCaseId?.shortId ?? ''}</Ident>
         </Link>
         {task.caseByCaseId ? (
           <>

@@ -5,6 +5,7 @@
  * filter lives in the address, so the back button and a shared link show the same list. Cards on
  * phones, a table where there is room. No spinner (spec §2): the list says when it is loading.
  */
+import { Ident } from '../../ui/Ident';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -72,8 +73,8 @@ function Filters({ filter, onChange }: { filter: TaskListFilter; onChange(next: 
 
 function CaseLink({ task }: { task: TaskRow }) {
   return (
-    <Link to={`/admin/cases/${task.caseId}`} dir="ltr">
-      {task.caseByCaseId?.shortId}
+    <Link to={`/admin/cases/${task.caseId}`}>
+      <Ident>{task.caseByCaseId?.shortId ?? ''}</Ident>
     </Link>
   );
 }
