@@ -109,7 +109,7 @@ describe('counseling from outcome to end', () => {
     expect(members).toEqual([{ acts_as_counselor: true }]);
     // The patient is told in the case, in their language.
     const { rows: told } = await pool().query(`select body from app_public.case_messages where case_id = $1 and from_system order by created_at desc limit 1`, [caseId]);
-    expect(told[0].body).toContain('الاستشارة');
+    expect(told[0].body).toContain('الإرشاد');
 
     // Both sides are open: the patient's part and the counselor's sessions.
     expect((await trial.openTasks(caseId)).map((task) => task.task_definition_key).sort()).toEqual(['counselingPatientTask', 'counselingSessionsTask']);

@@ -50,7 +50,7 @@ export const SYSTEM_MESSAGES: Record<string, Record<'ar' | 'de' | 'en', string>>
     en: 'Your interview is booked. You will find the details on the appointments page.',
   },
   counselingStarts: {
-    ar: 'تبدأ الاستشارة الآن. سيتواصل معك مستشارك هنا ويرسل إليك الرسائل.',
+    ar: 'يبدأ الإرشاد الآن. سيتواصل معك مرشدك هنا ويرسل إليك الرسائل.',
     de: 'Ihre Beratung beginnt jetzt. Ihre Beraterin oder Ihr Berater meldet sich hier bei Ihnen und schreibt Ihnen Briefe.',
     en: 'Your counseling begins now. Your counselor will get in touch with you here and write you letters.',
   },
