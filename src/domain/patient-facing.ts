@@ -26,6 +26,9 @@ export const PATIENT_FACING: Readonly<Record<string, Readonly<Record<string, Pat
   'treatment-modules': {
     worksheetTask: 'task',
   },
+  counseling: {
+    counselingPatientTask: 'task',
+  },
 };
 
 /** Processes whose every element is hidden from patients. */

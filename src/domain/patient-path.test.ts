@@ -73,6 +73,12 @@ describe('menu by stage', () => {
     ['excluded', false],
     ['rejected', false],
   ];
+  it('stage counseling: the counselor\'s letters in the menu, no worksheets (issue 27)', () => {
+    expect(phaseDestinations('counseling')).toEqual(['pastLetters']);
+    const menu = destinations(patient, false, () => true, 'counseling');
+    expect(menu.includes('pastLetters')).toBe(true);
+    expect(menu.includes('allExercises')).toBe(false);
+  });
   it.each(table)('stage %s: worksheets and letters in the menu = %s', (stage, shown) => {
     expect(phaseDestinations(stage).length > 0).toBe(shown);
     const menu = destinations(patient, false, () => true, stage);

@@ -89,7 +89,7 @@ export function treatmentStarted(stage: string, phase?: PatientPhase): boolean {
  * The patient tasks in the order a patient should do them when several are open: the measurement
  * that opens a phase first, then the booking, then the worksheets, then the ongoing sessions.
  */
-const TASK_ORDER = ['screeningTask', 'preTask', 'bookTask', 'postTask', 'fu1Task', 'fu2Task', 'worksheetTask', 'patientTreatmentTask'];
+const TASK_ORDER = ['screeningTask', 'preTask', 'bookTask', 'postTask', 'fu1Task', 'fu2Task', 'worksheetTask', 'patientTreatmentTask', 'counselingPatientTask'];
 
 function taskRank(key: string): number {
   const rank = TASK_ORDER.indexOf(key);
@@ -125,6 +125,7 @@ export function bookingOpen(stage: string): boolean {
 
 /** The destinations a patient's phase adds to the menu after `home`'s fixed ones. */
 export function phaseDestinations(stage: string): RouteId[] {
+  if (stage === 'counseling') return ['pastLetters'];
   return treatmentStarted(stage) ? ['allExercises', 'pastLetters'] : [];
 }
 

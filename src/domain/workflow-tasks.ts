@@ -114,6 +114,9 @@ const PATIENT_TASK_PATHS: Record<string, string> = {
   patientTreatmentTask: '/all-exercises',
   // One worksheet the treatment assigned (workflows/treatment-modules.bpmn): sending it completes it.
   worksheetTask: '/all-exercises',
+  // The counseling (workflows/counseling.bpmn): the patient reads the counselor's letters; the
+  // task completes when the counselor closes the counseling.
+  counselingPatientTask: '/treatment/past-letters',
 };
 
 /** The trial's questionnaire tasks and the time of measurement each stands for. */

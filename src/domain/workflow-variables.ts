@@ -14,6 +14,7 @@ export const SHOWN_VARIABLES: Readonly<Record<string, VariableKind>> = {
   patientTaskDue: 'duration',
   treatmentDuration: 'duration',
   worksheetDue: 'duration',
+  counselingDuration: 'duration',
   taskDue: 'duration',
   reviewDue: 'duration',
   startsAt: 'date',
@@ -38,6 +39,8 @@ export const HIDDEN_VARIABLES: readonly string[] = [
   'message', 'template', 'to', 'signalId', 'caseId', 'patientId', 'therapistId',
   // the safety loop's plumbing (issue 26): escalation times and the closing reason, shown on the task's own view
   'ackDue', 'onCallAfter', 'closingReason',
+  // the counseling path's plumbing (issue 27): who was assigned and which letter closed it
+  'counselorId', 'letterId',
 ];
 
 /** A duration of ISO 8601 (P14D, P3M, PT12H, P1Y2M) as its parts; null when it is not one. */

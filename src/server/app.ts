@@ -37,6 +37,7 @@ import { registerWordingRoutes } from './content/wording';
 import { registerMessageTemplateRoutes } from './letters/message-templates';
 import { registerExportRoutes } from './questionnaires/export';
 import { registerTrialRoutes } from './trial/routes';
+import { registerCounselingRoutes } from './counseling/routes';
 import { registerStaffAccountRoutes } from './staff/routes';
 import { registerDownloadRoutes } from './downloads/routes';
 import { registerOwnDataRoutes } from './own-data/routes';
@@ -252,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   await db.pool.query('select app_hidden.ensure_log_partitions(12)');
   await registerWorkflowRoutes(app, db.pool, workflowHost);
   registerTrialRoutes(app, db.pool, workflowHost);
+  registerCounselingRoutes(app, db.pool);
   registerReportRoutes(app, { pool: db.pool, host: workflowHost, missedInterviewLimit: config.missedInterviewLimit });
   const schedulerContext = { host: workflowHost, pool: db.pool, mailer, config, log: logger };
   const workflowScheduler = config.workflowIntervalMs > 0 ? startWorkflowScheduler(schedulerContext, config.workflowIntervalMs, availability) : undefined;

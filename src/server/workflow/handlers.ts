@@ -49,6 +49,11 @@ export const SYSTEM_MESSAGES: Record<string, Record<'ar' | 'de' | 'en', string>>
     de: 'Ihr Interviewtermin ist gebucht. Die Einzelheiten finden Sie auf der Terminseite.',
     en: 'Your interview is booked. You will find the details on the appointments page.',
   },
+  counselingStarts: {
+    ar: 'يبدأ الإرشاد الآن. سيتواصل معك مرشدك هنا ويرسل إليك الرسائل.',
+    de: 'Ihre Beratung beginnt jetzt. Ihre Beraterin oder Ihr Berater meldet sich hier bei Ihnen und schreibt Ihnen Briefe.',
+    en: 'Your counseling begins now. Your counselor will get in touch with you here and write you letters.',
+  },
   treatmentStarts: {
     ar: 'تبدأ مرحلة العلاج الآن. سيتواصل معك معالجك هنا.',
     de: 'Die Behandlungsphase beginnt jetzt. Ihre Therapeutin oder Ihr Therapeut meldet sich hier.',

@@ -50,6 +50,10 @@ export function withServerFields(taskKey: string, declared: FormField[]): FormFi
 /** Tasks only a server feature completes (completeTaskAsServer), with the reason a person is told. */
 const SERVER_ONLY_TASKS: Record<string, string> = {
   interviewTask: 'The interview outcome is recorded by signing the interview report; this task closes when the report is signed.',
+  // workflows/counseling.bpmn: the counselor is assigned on the counseling panel (one command,
+  // app_hidden.assign_counselor), and the closing letter is a letter sent to the patient.
+  assignCounselorTask: 'A counselor is assigned on the case\'s counseling panel; this task closes when one is assigned.',
+  counselingLetterTask: 'This task closes when the counselor sends a letter to the patient.',
 };
 
 /** Refuses (403) a person's completion of a task only the server completes, before anything else. */
@@ -68,4 +72,7 @@ export function refuseServerOnlyTask(taskDefinitionKey: string): void {
  */
 export const TASKS_COMPLETED_WITH: Record<string, readonly string[]> = {
   therapistTreatmentTask: ['patientTreatmentTask'],
+  // workflows/counseling.bpmn: the patient's "take part in the counseling" ends when the
+  // counselor closes the counseling.
+  closeCounselingTask: ['counselingPatientTask'],
 };

@@ -23,6 +23,7 @@ import { CaseTasksSection } from '../tasks/CaseTasksSection';
 import { CaseReports } from '../reports/CaseReports';
 import { SafetySection } from '../safety/SafetySection';
 import { CaseTrialPanel } from '../trial/CaseTrialPanel';
+import { CounselingPanel } from '../counseling/CounselingPanel';
 import { CaseLettersSection } from '../therapy/CaseLettersSection';
 import { CaseExercisesSection } from '../therapy/CaseExercisesSection';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
@@ -143,6 +144,7 @@ export const CASE_SECTIONS: readonly ComponentType<CaseSectionProps>[] = [
   ({ detail }) => <CaseTasksSection caseId={detail.id} />,
   ({ detail }) => <CaseReports caseId={detail.id} />,
   ({ detail }) => <CaseTrialPanel caseId={detail.id} isTherapist={Boolean(detail.myInvolvement?.actsAsTherapist)} />,
+  ({ detail }) => <CounselingPanel caseId={detail.id} />,
   ({ detail }) => <CaseExercisesSection caseId={detail.id} />,
   ({ detail }) => <CaseLettersSection caseId={detail.id} />,
   MessagesSection,

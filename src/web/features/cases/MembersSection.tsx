@@ -28,7 +28,8 @@ function rolesFromAccount(account: Account): CaseRole[] {
     counselor: account.isCounselorAccount,
     patient: false,
   };
-  return CASE_ROLES.filter((role) => flags[role]);
+  // The counselor role is given only on the counseling panel (one door, issue 27).
+  return CASE_ROLES.filter((role) => flags[role] && role !== 'counselor');
 }
 
 function RoleChoice({ legend, roles, onChange }: { legend: string; roles: CaseRole[]; onChange(roles: CaseRole[]): void }) {
@@ -43,10 +44,13 @@ function RoleChoice({ legend, roles, onChange }: { legend: string; roles: CaseRo
             name={`role-${role}`}
             label={t(`roles.${role}`)}
             checked={roles.includes(role)}
+            // The counselor is assigned on the counseling panel (one door, issue 27); shown, not changed here.
+            disabled={role === 'counselor'}
             onChange={(e) => onChange(e.target.checked ? [...roles, role] : roles.filter((r) => r !== role))}
           />
         ))}
       </div>
+      <p className="field__hint">{t('counseling.panel.membersNote')}</p>
     </fieldset>
   );
 }

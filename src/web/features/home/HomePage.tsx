@@ -6,7 +6,7 @@
 import { isolateIdent } from '../../../domain/bidi';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { homeKind, type HomeKind } from '../../../domain/navigation';
 import { canAccess, routeById, type RouteId } from '../../../domain/routes';
 import { isAvailable } from '../../app/screens';
@@ -19,6 +19,7 @@ import { personName } from '../messages/names';
 import { conversationPath } from '../../../domain/messages';
 import { SafetyBanner } from '../safety/SafetyBanner';
 import { PatientHome } from '../patient/PatientHome';
+import { CounselingCases, CounselorCaseView } from '../counseling/CounselorHome';
 
 /** What each kind of person does here, in the order they usually need it. */
 const TILES: Record<HomeKind, RouteId[]> = {
@@ -108,8 +109,13 @@ function MyCases({ staff }: { staff: boolean }) {
 export function HomePage() {
   const { t } = useTranslation();
   const { user, cases, currentCaseId } = useSession();
+  const [params] = useSearchParams();
   const flags = accountFlags(user);
   if (!user || !flags) return null;
+  // A counselor's counseling (issue 27): counselors have no staff screens (spec §6), so one
+  // counseling opens on their home.
+  const counselingCase = params.get('case');
+  if (user.is_counselor_account && counselingCase) return <CounselorCaseView caseId={counselingCase} />;
   const kind = homeKind(flags, user.is_counselor_account);
   const tiles = TILES[kind].filter((id) => canAccess(routeById(id), flags));
   const currentCase = cases.find((c) => c.id === currentCaseId);
@@ -124,6 +130,7 @@ export function HomePage() {
       <p>{t(intro)}</p>
       {kind === 'patient' && currentCase ? <p className="muted">{t('home.yourCase', { shortId: isolateIdent(currentCase.shortId) })}</p> : null}
       {user.excluded ? <p className="alert alert--info">{t('home.excluded')}</p> : null}
+      {user.is_counselor_account ? <CounselingCases /> : null}
       {kind !== 'patient' ? <MyCases staff={kind === 'staff'} /> : null}
       <div className="grid">
         {tiles.map((id) => (
