@@ -40,6 +40,7 @@ import { registerTrialRoutes } from './trial/routes';
 import { registerStaffAccountRoutes } from './staff/routes';
 import { registerDownloadRoutes } from './downloads/routes';
 import { registerOwnDataRoutes } from './own-data/routes';
+import { registerConsentRoutes } from './consent/routes';
 import { registerWebApp } from './web/static';
 import { registerAccessLog } from './integrity/access-log';
 import { registerIntegrityRoutes } from './integrity/routes';
@@ -226,6 +227,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerStaffAccountRoutes(app, auth);
   registerDownloadRoutes(app, db.pool, config);
   registerOwnDataRoutes(app, db.pool);
+  registerConsentRoutes(app, db.pool);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
   const graphql = createGraphql({
