@@ -67,7 +67,7 @@ create table app_public.consent_requests (
   requested_at timestamptz not null default now(),
   answered_at timestamptz,
   answered_by_consent uuid references app_public.case_consents (id) on delete set null,
-  constraint consent_requests_one_per_case_version unique (case_id, version_id)
+  constraint consent_requests_case_version_key unique (case_id, version_id)
 );
 comment on table app_public.consent_requests is 'A participant asked to consent again after a major amendment; open until answered.';
 create index consent_requests_open_idx on app_public.consent_requests (case_id) where answered_at is null;

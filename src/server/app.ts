@@ -41,6 +41,7 @@ import { registerStaffAccountRoutes } from './staff/routes';
 import { registerDownloadRoutes } from './downloads/routes';
 import { registerOwnDataRoutes } from './own-data/routes';
 import { registerConsentRoutes } from './consent/routes';
+import { registerWithdrawalRoutes } from './withdrawal/routes';
 import { registerWebApp } from './web/static';
 import { registerAccessLog } from './integrity/access-log';
 import { registerIntegrityRoutes } from './integrity/routes';
@@ -228,6 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerDownloadRoutes(app, db.pool, config);
   registerOwnDataRoutes(app, db.pool);
   registerConsentRoutes(app, db.pool);
+  registerWithdrawalRoutes(app, db.pool);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
   const graphql = createGraphql({
