@@ -26,6 +26,8 @@ export interface Participant {
   dropoutReason: string | null;
   excludeFromAnalysis: boolean;
   reasonForExclusion: string | null;
+  /** The highest level of a withdrawal of consent (issue 31): stop_contact, stop_data, erasure. */
+  withdrawal?: string | null;
 }
 
 export const FOLLOW_UPS = ['post', 'fu1', 'fu2'] as const;
@@ -43,6 +45,8 @@ export interface ArmFlow {
   lost: Record<FollowUp, Record<LossReason, number>>;
   excludedFromAnalysis: number;
   analysed: number;
+  /** Randomized participants of the arm who withdrew consent (any level). */
+  withdrewConsent: number;
 }
 
 export interface ConsortFlow {
@@ -59,6 +63,8 @@ export interface ConsortFlow {
   later: number;
   awaitingRandomization: number;
   randomized: number;
+  /** Participants who withdrew consent (any level), randomized or not. */
+  withdrewConsent: number;
   arms: ArmFlow[];
 }
 
@@ -93,7 +99,7 @@ export function consortFlow(participants: readonly Participant[], armOrder: read
       flow = {
         arm, randomized: 0, receivedIntervention: 0, didNotReceive: 0,
         completed: { post: 0, fu1: 0, fu2: 0 }, lost: { post: zero(), fu1: zero(), fu2: zero() },
-        excludedFromAnalysis: 0, analysed: 0,
+        excludedFromAnalysis: 0, analysed: 0, withdrewConsent: 0,
       };
       arms.set(arm, flow);
     }
@@ -102,10 +108,11 @@ export function consortFlow(participants: readonly Participant[], armOrder: read
   for (const arm of armOrder) armFlow(arm);
   const flow: ConsortFlow = {
     registered: 0, screened: 0, notScreened: 0, excluded: 0, exclusionReasons, interviewed: 0, accepted: 0,
-    rejected: 0, rejectionReasons, referred: 0, later: 0, awaitingRandomization: 0, randomized: 0, arms: [],
+    rejected: 0, rejectionReasons, referred: 0, later: 0, awaitingRandomization: 0, randomized: 0, withdrewConsent: 0, arms: [],
   };
   for (const p of participants) {
     flow.registered += 1;
+    if (p.withdrawal) flow.withdrewConsent += 1;
     if (p.screened) flow.screened += 1;
     else flow.notScreened += 1;
     if (p.excluded) {
@@ -127,6 +134,7 @@ export function consortFlow(participants: readonly Participant[], armOrder: read
       flow.randomized += 1;
       const arm = armFlow(p.treatment);
       arm.randomized += 1;
+      if (p.withdrawal) arm.withdrewConsent += 1;
       if (p.receivedIntervention) arm.receivedIntervention += 1;
       else arm.didNotReceive += 1;
       for (const time of FOLLOW_UPS) {
@@ -146,6 +154,7 @@ export const PARTICIPANT_COLUMNS = [
   'case_id', 'registered_at', 'stage', 'screened', 'excluded', 'exclusion_reasons', 'interviewed', 'interview_outcome',
   'rejection_reason', 'treatment', 'randomized_at', 'received_intervention', 'pre_completed', 'post_completed',
   'fu1_completed', 'fu2_completed', 'trial_active', 'is_dropout', 'dropout_reason', 'exclude_from_analysis', 'reason_for_exclusion',
+  'withdrawal',
 ] as const;
 
 /** One participant as CSV cells (Booleans as 1/0, lists joined by "|"). */
@@ -155,6 +164,6 @@ export function participantCells(p: Participant): (string | number | null)[] {
     p.caseId, p.registeredAt, p.stage, b(p.screened), b(p.excluded), p.exclusionReasons.join('|'), b(p.interviewed),
     p.interviewOutcome, p.rejectionReason, p.treatment, p.randomizedAt, b(p.receivedIntervention), b(p.preCompleted),
     b(p.postCompleted), b(p.fu1Completed), b(p.fu2Completed), b(p.trialActive), b(p.isDropout), p.dropoutReason,
-    b(p.excludeFromAnalysis), p.reasonForExclusion,
+    b(p.excludeFromAnalysis), p.reasonForExclusion, p.withdrawal ?? null,
   ];
 }

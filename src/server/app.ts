@@ -41,6 +41,10 @@ import { registerCounselingRoutes } from './counseling/routes';
 import { registerStaffAccountRoutes } from './staff/routes';
 import { registerDownloadRoutes } from './downloads/routes';
 import { registerOwnDataRoutes } from './own-data/routes';
+import { registerConsentRoutes } from './consent/routes';
+import { registerWithdrawalRoutes } from './withdrawal/routes';
+import { registerRetentionRoutes } from './retention/routes';
+import { startRetentionJob } from './retention/service';
 import { registerWebApp } from './web/static';
 import { registerAccessLog } from './integrity/access-log';
 import { registerIntegrityRoutes } from './integrity/routes';
@@ -227,6 +231,9 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerStaffAccountRoutes(app, auth);
   registerDownloadRoutes(app, db.pool, config);
   registerOwnDataRoutes(app, db.pool);
+  registerConsentRoutes(app, db.pool);
+  registerWithdrawalRoutes(app, db.pool);
+  registerRetentionRoutes(app, db.pool);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
   const graphql = createGraphql({
@@ -271,6 +278,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   // Interview report mails (outcome note, re-registration invitation) share the interval too.
   const reportMails =
     config.notificationIntervalMs > 0 ? startReportMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs, availability) : undefined;
+  const retentionJob = config.retentionCheckIntervalMs > 0 ? startRetentionJob(db.pool, logger, config.retentionCheckIntervalMs, availability) : undefined;
 
   return {
     app,
@@ -285,7 +293,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     async close() {
       draining = true;
       // Requests and the workers' current runs finish side by side; nothing new starts.
-      await Promise.all([app.close(), workflowScheduler?.stop(), notifications?.stop(), interviewMails?.stop(), reportMails?.stop()]);
+      await Promise.all([app.close(), workflowScheduler?.stop(), notifications?.stop(), interviewMails?.stop(), reportMails?.stop(), retentionJob?.stop()]);
       await background.idle();
       await availability.stop();
       await graphql.release();

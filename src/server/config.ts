@@ -77,6 +77,8 @@ export interface Config {
   notificationIntervalMs: number;
   /** How often the workflow scheduler fires due timers and consumes the outbox (0: never, e.g. in tests). */
   workflowIntervalMs: number;
+  /** How often the retention job checks whether today's run is done (0: never, e.g. in tests; issue 31). */
+  retentionCheckIntervalMs: number;
   /** Attempts of a failing service-task handler before its job is marked failed. */
   workflowMaxAttempts: number;
   /** First retry delay of a failing handler or outbox message; it doubles per attempt. */
@@ -253,6 +255,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     compiledLists: (env.GRAPHQL_COMPILED_LISTS ?? '') === '' || flagSetting(env, 'GRAPHQL_COMPILED_LISTS'),
     notificationIntervalMs: intSetting(env, 'NOTIFICATION_INTERVAL_MS', nodeEnv === 'test' ? 0 : 5000, 0),
     workflowIntervalMs: intSetting(env, 'WORKFLOW_INTERVAL_MS', nodeEnv === 'test' ? 0 : 1000, 0),
+    retentionCheckIntervalMs: intSetting(env, 'RETENTION_CHECK_INTERVAL_MS', nodeEnv === 'test' ? 0 : 3_600_000, 0),
     workflowMaxAttempts: intSetting(env, 'WORKFLOW_MAX_ATTEMPTS', 5, 1),
     workflowRetrySeconds: intSetting(env, 'WORKFLOW_RETRY_SECONDS', 30, 0),
     workflowsDir: path.resolve(env.WORKFLOWS_DIR || path.join(import.meta.dirname, '../../workflows')),

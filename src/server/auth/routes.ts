@@ -54,6 +54,8 @@ const registrationSchema = {
         accessPathKind: text(80),
         accessPathDetail: text(500),
         counseling: { type: 'boolean' },
+        consentVersionId: text(36, 1),
+        consentLanguage: text(10, 1),
       },
     },
   },

@@ -197,6 +197,9 @@ export interface RegistrationInput {
   accessPathDetail?: string | undefined;
   /** The counseling variant (/register-counseling) sets the counseling flags. */
   counseling?: boolean | undefined;
+  /** The consent version shown and agreed to, and its language (issue 31 item 1). */
+  consentVersionId?: string | undefined;
+  consentLanguage?: string | undefined;
 }
 
 export const REGISTRATION_ACCEPTED = {
@@ -281,6 +284,7 @@ export async function registerPatient(ctx: AuthContext, input: RegistrationInput
     const userId = user.rows[0]!.id;
     await sql.query('insert into app_private.user_secrets (user_id, password_hash) values ($1, $2)', [userId, passwordHash]);
     const caseId = await createPatientCase(sql, userId);
+    await recordRegistrationConsent(sql, caseId, userId, input, locale);
     // The trial process starts with the registration (workflows/trial.bpmn; run by the workflow scheduler).
     await sql.query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [caseId]);
     const token = await createActionToken(sql, ctx.config, userId, 'confirm_registration');
@@ -312,6 +316,43 @@ export async function registerPatient(ctx: AuthContext, input: RegistrationInput
     });
   }
   return REGISTRATION_ACCEPTED;
+}
+
+/**
+ * The consent agreed to at registration (issue 31 item 1): when a consent version is published,
+ * registration must name it (the one shown) and its language; app_hidden.record_consent refuses
+ * an unknown, draft or outdated version, so the whole registration is refused with nothing
+ * written. The identity is confirmed when the mailed link is opened (confirmRegistration).
+ */
+async function recordRegistrationConsent(sql: Sql, caseId: string, userId: string, input: RegistrationInput, locale: string): Promise<void> {
+  const current = await sql.query<{ id: string | null }>('select (app_hidden.current_consent_version()).id');
+  if (!current.rows[0]?.id && !input.consentVersionId) return;
+  if (!input.consentVersionId) {
+    throw badRequest('invalid_registration', 'Some fields need your attention.', {
+      consentVersionId: [{ code: 'consent_required', message: 'Please read and agree to the consent document.' }],
+    });
+  }
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.consentVersionId)) {
+    throw badRequest('invalid_registration', 'Some fields need your attention.', {
+      consentVersionId: [{ code: 'consent_version_unknown', message: 'There is no such consent version.' }],
+    });
+  }
+  try {
+    await sql.query('savepoint consent');
+    await sql.query(`select id from app_hidden.record_consent($1, $2, $3, $4, 'email_link', false)`, [
+      caseId,
+      userId,
+      input.consentVersionId,
+      input.consentLanguage ?? locale,
+    ]);
+    await sql.query('release savepoint consent');
+  } catch (error) {
+    const hint = (error as { hint?: string }).hint;
+    if (!hint?.startsWith('consent_')) throw error;
+    throw badRequest('invalid_registration', 'Some fields need your attention.', {
+      consentVersionId: [{ code: hint, message: (error as Error).message }],
+    });
+  }
 }
 
 /** The patient's case with the patient as its only member; also used by the CLI. */
@@ -395,6 +436,11 @@ export async function confirmRegistration(ctx: AuthContext, token: string): Prom
       [row.user_id],
     );
     await recordValidEmail(sql, ctx, row.user_id, user.rows[0]!.email);
+    // The mailed link confirms who agreed at registration (issue 31 item 1).
+    await sql.query(
+      `update app_public.case_consents set identity_confirmed_at = now() where user_id = $1 and identity_method = 'email_link' and identity_confirmed_at is null`,
+      [row.user_id],
+    );
   });
   return { status: 'confirmed' };
 }

@@ -95,10 +95,24 @@ export interface OwnAppointment {
   booked_at: string;
 }
 
+/** A versioned consent (issue 31 item 1): the text agreed to, its version, language and time. */
+export interface OwnConsentRecord {
+  id: string;
+  case_id: string;
+  version: number;
+  language_code: string;
+  title: string;
+  body: string;
+  agreed_at: string;
+  identity_method: string;
+  identity_confirmed_at: string | null;
+}
+
 export interface OwnData {
   generated_at: string;
   profile: OwnProfile;
   consents: OwnConsents;
+  consent_records: OwnConsentRecord[];
   case_ids: string[];
   questionnaires: Partial<Record<InstrumentCode, OwnQuestionnaire[]>>;
   worksheets: Partial<Record<WorksheetCode, OwnWorksheet[]>>;
@@ -231,6 +245,25 @@ async function readMessages(sql: Sql, caseIds: string[]): Promise<OwnMessage[]> 
   }));
 }
 
+async function readConsentRecords(sql: Sql, caseIds: string[]): Promise<OwnConsentRecord[]> {
+  const { rows } = await sql.query<Row>(
+    `select id, case_id, version, language_code, title, body, agreed_at, identity_method, identity_confirmed_at
+       from app_public.case_consents where case_id = any($1::uuid[]) order by agreed_at, id`,
+    [caseIds],
+  );
+  return rows.map((r) => ({
+    id: r.id as string,
+    case_id: r.case_id as string,
+    version: r.version as number,
+    language_code: r.language_code as string,
+    title: r.title as string,
+    body: r.body as string,
+    agreed_at: iso(r.agreed_at)!,
+    identity_method: r.identity_method as string,
+    identity_confirmed_at: iso(r.identity_confirmed_at),
+  }));
+}
+
 /** Interview bookings with the time of the offered slot (the offer is visible to the booked patient). */
 async function readAppointments(sql: Sql, caseIds: string[]): Promise<OwnAppointment[]> {
   const { rows } = await sql.query<Row>(
@@ -275,6 +308,7 @@ export async function collectOwnData(sql: Sql): Promise<OwnData> {
     generated_at: new Date().toISOString(),
     profile,
     consents,
+    consent_records: await readConsentRecords(sql, caseIds),
     case_ids: caseIds,
     questionnaires,
     worksheets,

@@ -16,6 +16,7 @@ function everything(): OwnData {
     generated_at: AT,
     profile: { id: ID, username: 'rim_1', email: 'rim@example.org', alias: null, gender: 'FEMALE', phone: null, locale: 'ar', time_zone: 'Asia/Amman', created_at: AT, last_login: AT },
     consents: { agreed_to_terms: true, agreed_to_privacy_policy: true, agreed_to_research_use: false, agreed_to_be_contacted: false, confirmed_adult: true, anti_suicide_contract_at: AT },
+    consent_records: [{ id: 'c1', case_id: 'case-1', version: 2, language_code: 'de', title: 'Einwilligung', body: 'Ich willige ein.', agreed_at: AT, identity_method: 'typed_username', identity_confirmed_at: AT }],
     case_ids: [ID],
     questionnaires: Object.fromEntries(
       INSTRUMENT_CODES.map((code, i) => [

@@ -88,6 +88,14 @@ export function renderOwnDataDocument(data: OwnData, localeWanted: string, timeZ
     ])}</section>`,
   );
 
+  const consentParts = data.consent_records.map(
+    (r) =>
+      `<article><h3>${show(t('consent.record.versionOf', { version: String(r.version) }))}</h3><p class="muted">${show(
+        `${t('consent.record.agreedAt')}: ${when(r.agreed_at)} · ${({ ar: 'العربية', de: 'Deutsch', en: 'English' } as Record<string, string>)[r.language_code] ?? r.language_code}`,
+      )}</p><h4>${show(r.title)}</h4><p class="body">${show(r.body)}</p></article>`,
+  );
+  parts.push(`<section><h2>${show(t('consent.record.titlePlural'))}</h2>${consentParts.join('') || none}</section>`);
+
   const questionnaireParts = (Object.entries(data.questionnaires) as [InstrumentCode, OwnData['questionnaires'][InstrumentCode]][]).flatMap(([code, records]) => {
     const definition = INSTRUMENTS[code];
     return (records ?? []).map((r) => {

@@ -152,8 +152,11 @@ async function readParticipants(sql: Sql): Promise<Participant[]> {
             excluded, exclusion_reasons, interviewed, interview_outcome, rejection_reason, treatment,
             to_char(randomized_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as randomized_at, received_intervention,
             pre_completed, post_completed, fu1_completed, fu2_completed, trial_active, is_dropout, dropout_reason,
-            exclude_from_analysis, reason_for_exclusion
-       from app_public.trial_participants()`,
+            exclude_from_analysis, reason_for_exclusion,
+            -- Withdrawals of consent (issue 31, 0246): the highest level, by the levels' order.
+            (select w.level from app_public.case_withdrawals w where w.case_id = p.case_id
+              order by array_position(array['stop_contact', 'stop_data', 'erasure'], w.level) desc limit 1) as withdrawal
+       from app_public.trial_participants() p`,
   );
   return rows.map((r) => ({
     caseId: r.case_id as string,
@@ -177,6 +180,7 @@ async function readParticipants(sql: Sql): Promise<Participant[]> {
     dropoutReason: (r.dropout_reason as string | null) ?? null,
     excludeFromAnalysis: r.exclude_from_analysis as boolean,
     reasonForExclusion: (r.reason_for_exclusion as string | null) ?? null,
+    withdrawal: (r.withdrawal as string | null) ?? null,
   }));
 }
 
