@@ -23,6 +23,7 @@ import { DataDirLockedError } from '../db/dir-lock';
 import { MigrationError } from '../db/migrate';
 import { describeVerdicts, verifyChains } from '../integrity/chains';
 import { BackupError } from '../ops/backup';
+import { readStoredAllocation, verifyStored } from '../trial/commitment';
 
 /** The command line cannot be understood: exit code 2 tells a script the mistake is its own. */
 export class UsageError extends Error {
@@ -54,6 +55,7 @@ export type Command =
   | { name: 'seed-demo'; force: boolean }
   | { name: 'rebuild-case-inbox' }
   | { name: 'verify-audit' }
+  | { name: 'verify-allocation'; seed?: string | undefined; commitment?: string | undefined }
   | { name: 'import-wording'; file: string };
 
 export interface PrepareIo {
@@ -109,6 +111,14 @@ Commands:
       (migration 0181): recomputes every row's hash from its columns and names the first
       broken link of each log (a changed, deleted or inserted row). Exit code 1 when any
       chain is broken. Read-only; safe while the server runs.
+
+  verify-allocation [--seed SEED] [--commitment HASH]
+      After unblinding: re-derives every treatment assignment from the revealed seed and the
+      published parameters (issue 30), checks the commitment coordinators published at go-live
+      and names each case whose arm differs, each changed ticket and each skipped one. Without
+      --seed it uses the seed the coordinators revealed (refused before unblinding); give
+      --commitment to check against the hash in the trial registry rather than the server's
+      copy. Exit code 1 on any mismatch. Read-only.
 
   rebuild-case-inbox
       Recounts every case member's new messages and latest message, which the database
@@ -295,6 +305,11 @@ export function parseCommand(argv: readonly string[]): Command {
     case 'verify-audit':
       if (parseOptions('verify-audit', args, {}).help) return { name: 'help' };
       return { name: 'verify-audit' };
+    case 'verify-allocation': {
+      const values = parseOptions('verify-allocation', args, { seed: { type: 'string' }, commitment: { type: 'string' } });
+      if (values.help) return { name: 'help' };
+      return { name: 'verify-allocation', seed: stringOption(values, 'seed'), commitment: stringOption(values, 'commitment') };
+    }
     default:
       throw new UsageError(`Unknown command "${name}".`, true);
   }
@@ -452,6 +467,22 @@ async function runVerifyAudit(ctx: CommandContext): Promise<void> {
   if (!ok) throw new CliError('The logs were tampered with: see the broken links above.');
 }
 
+/** Re-derives every allocation from the revealed seed (issue 30); a mismatch fails the command. */
+async function runVerifyAllocation(ctx: CommandContext, given: { seed?: string | undefined; commitment?: string | undefined }): Promise<void> {
+  const stored = await withOwner(ctx.db.pool, readStoredAllocation);
+  if (!stored) throw new CliError('No allocation is configured: there is nothing to verify.');
+  let result;
+  try {
+    result = verifyStored(stored, given);
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  ctx.out(`allocation (${stored.parameters.method}): ${result.checked} assignments checked against the seed`);
+  for (const problem of result.problems) ctx.out(`MISMATCH ${problem.message}`);
+  if (!result.ok) throw new CliError(`The allocation does not match its seed and commitment: ${result.problems.length} problem(s) above.`);
+  ctx.out('every assignment matches the committed sequence');
+}
+
 /** Runs a parsed and prepared command against an open, migrated database. */
 export async function executeCommand(command: Command, ctx: CommandContext): Promise<void> {
   switch (command.name) {
@@ -472,6 +503,8 @@ export async function executeCommand(command: Command, ctx: CommandContext): Pro
       return runImportWording(ctx, command.file);
     case 'verify-audit':
       return runVerifyAudit(ctx);
+    case 'verify-allocation':
+      return runVerifyAllocation(ctx, command);
   }
 }
 

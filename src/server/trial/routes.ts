@@ -5,6 +5,7 @@
  *
  *   GET  /api/trial/allocation                    the configuration (no sequence) and the balance
  *   POST /api/trial/allocation                    configure: generates the concealed sequence
+ *                                                 and its commitment (issue 30; more in ./commitment.ts)
  *   POST /api/trial/cases/:caseId/randomize       the trial's randomization step: draws the arm and
  *                                                 completes the case's "Randomize the patient" task
  *   POST /api/trial/cases/:caseId/exclusion       sets or clears an exclusion or dropout flag
@@ -27,6 +28,8 @@ import { completeTask } from '../workflow/commands';
 import { CamundaError } from '../workflow/errors';
 import type { WorkflowHost } from '../workflow/host';
 import { caseReadsOf } from '../integrity/access-log';
+import { commitmentOf, parametersText } from '../../domain/allocation-verify';
+import { registerAllocationCommitmentRoutes } from './commitment';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -276,19 +279,25 @@ export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool, host: W
     const { checked, tickets, seed } = ticketsFor(body);
     if (!checked.ok) throw new HttpError(400, 'allocation_invalid', Object.values(checked.errors).join(' '), undefined, { errors: checked.errors });
     const allocation = checked.value;
+    // Issue 30: the commitment is fixed with the sequence; coordinators publish it at go-live.
+    const commitment = commitmentOf(allocation, seed, tickets);
     await run(pool, request, (sql) =>
-      sql.query('select app_hidden.configure_allocation($1, $2, $3, $4, $5, $6)', [
+      sql.query('select app_hidden.configure_committed_allocation($1, $2, $3, $4, $5, $6, $7, $8)', [
         allocation.method,
         JSON.stringify(allocation.arms),
         allocation.factors,
         JSON.stringify(allocation.settings),
         seed,
         JSON.stringify(tickets),
+        commitment,
+        parametersText(allocation),
       ]),
     );
     request.log.info({ method: allocation.method, tickets: tickets.length, userId: request.identity.userId }, 'allocation configured');
-    return reply.status(201).send({ method: allocation.method, arms: allocation.arms, factors: allocation.factors, tickets: tickets.length });
+    return reply.status(201).send({ method: allocation.method, arms: allocation.arms, factors: allocation.factors, tickets: tickets.length, commitment });
   });
+
+  registerAllocationCommitmentRoutes(app, pool);
 
   app.post<{ Params: { caseId: string } }>('/api/trial/cases/:caseId/randomize', async (request, reply) => {
     const caseId = caseIdParam(request.params.caseId);
