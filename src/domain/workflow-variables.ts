@@ -38,6 +38,8 @@ export const HIDDEN_VARIABLES: readonly string[] = [
   'message', 'template', 'to', 'signalId', 'caseId', 'patientId', 'therapistId',
   // the safety loop's plumbing (issue 26): escalation times and the closing reason, shown on the task's own view
   'ackDue', 'onCallAfter', 'closingReason',
+  // the therapist chosen in "assign a therapist" (an account id; the case's member list names them)
+  'therapist',
 ];
 
 /** A duration of ISO 8601 (P14D, P3M, PT12H, P1Y2M) as its parts; null when it is not one. */
