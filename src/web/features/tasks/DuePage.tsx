@@ -15,7 +15,7 @@ import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Page } from '../../ui/ui';
 import { dueTasksQuery } from './api';
-import { DueDate, useTaskName } from './labels';
+import { DueDate, TaskCaseName, useTaskName } from './labels';
 
 function DueList({ staff }: { staff: boolean }) {
   const { t } = useTranslation();
@@ -43,7 +43,9 @@ function DueList({ staff }: { staff: boolean }) {
                   {staff ? (
                     <>
                       <dt>{t('tasks.case')}</dt>
-                      <dd dir="ltr">{task.caseByCaseId?.shortId}</dd>
+                      <dd>
+                        <TaskCaseName task={task} />
+                      </dd>
                     </>
                   ) : null}
                 </dl>

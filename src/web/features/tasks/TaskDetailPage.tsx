@@ -18,7 +18,7 @@ import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, Page, SelectField, TextArea, TextField } from '../../ui/ui';
 import { StageName } from '../cases/labels';
 import { refetchAfterTaskCompleted, submitTaskForm, taskQuery, variablesQuery, type TaskDetail } from './api';
-import { DueDate, TaskGroups, useDateTime, useTaskName } from './labels';
+import { DueDate, TaskCaseName, TaskGroups, useDateTime, useTaskName } from './labels';
 import type { TaskListState } from './TaskListPage';
 import { RandomizeTaskNote, SERVER_FILLED_FIELDS } from '../trial/RandomizeTaskNote';
 import { armName } from '../trial/arm-name';
@@ -215,8 +215,8 @@ function TaskFacts({ task }: { task: TaskDetail }) {
     <dl className="facts card">
       <dt>{t('tasks.case')}</dt>
       <dd>
-        <Link to={`/admin/cases/${task.caseId}`} dir="ltr">
-          {task.caseByCaseId?.shortId}
+        <Link to={`/admin/cases/${task.caseId}`}>
+          <TaskCaseName task={task} />
         </Link>
         {task.caseByCaseId ? (
           <>
@@ -227,7 +227,7 @@ function TaskFacts({ task }: { task: TaskDetail }) {
       </dd>
       <dt>{t('tasks.for')}</dt>
       <dd>
-        <TaskGroups groups={task.candidateGroups} assignee={task.assignee} />
+        <TaskGroups groups={task.candidateGroups} assignee={task.assignee} assigneePerson={task.assigneePerson} />
       </dd>
       <dt>{t('tasks.due')}</dt>
       <dd>{task.endTime ? (task.due ? dateTime(task.due) : t('tasks.noDue')) : <DueDate due={task.due} now={now} />}</dd>

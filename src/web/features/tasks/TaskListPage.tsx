@@ -24,7 +24,7 @@ import { Alert, Checkbox, Page, SelectField, TextField } from '../../ui/ui';
 import { useMediaQuery, WIDE_SCREEN } from '../../ui/useMediaQuery';
 import { openTasksQuery, type TaskRow } from './api';
 import { FailedJobs } from './FailedJobs';
-import { DueDate, TaskGroups, useTaskName } from './labels';
+import { DueDate, TaskCaseName, TaskGroups, useTaskName } from './labels';
 
 function Filters({ filter, onChange }: { filter: TaskListFilter; onChange(next: Partial<TaskListFilter>): void }) {
   const { t } = useTranslation();
@@ -72,8 +72,8 @@ function Filters({ filter, onChange }: { filter: TaskListFilter; onChange(next: 
 
 function CaseLink({ task }: { task: TaskRow }) {
   return (
-    <Link to={`/admin/cases/${task.caseId}`} dir="ltr">
-      {task.caseByCaseId?.shortId}
+    <Link to={`/admin/cases/${task.caseId}`}>
+      <TaskCaseName task={task} />
     </Link>
   );
 }
@@ -99,7 +99,7 @@ function TaskCards({ tasks, now }: { tasks: TaskRow[]; now: Date }) {
             </dd>
             <dt>{t('tasks.for')}</dt>
             <dd>
-              <TaskGroups groups={task.candidateGroups} assignee={task.assignee} />
+              <TaskGroups groups={task.candidateGroups} assignee={task.assignee} assigneePerson={task.assigneePerson} />
             </dd>
             <dt>{t('tasks.priority')}</dt>
             <dd>{task.priority}</dd>
@@ -136,7 +136,7 @@ function TaskTable({ tasks, now }: { tasks: TaskRow[]; now: Date }) {
                 <CaseLink task={task} />
               </td>
               <td>
-                <TaskGroups groups={task.candidateGroups} assignee={task.assignee} />
+                <TaskGroups groups={task.candidateGroups} assignee={task.assignee} assigneePerson={task.assigneePerson} />
               </td>
               <td>
                 <DueDate due={task.due} now={now} />
