@@ -41,6 +41,8 @@ export const HIDDEN_VARIABLES: readonly string[] = [
   'ackDue', 'onCallAfter', 'closingReason',
   // the counseling path's plumbing (issue 27): who was assigned and which letter closed it
   'counselorId', 'letterId',
+  // the therapist chosen in "assign a therapist" (an account id; the case's member list names them)
+  'therapist',
 ];
 
 /** A duration of ISO 8601 (P14D, P3M, PT12H, P1Y2M) as its parts; null when it is not one. */

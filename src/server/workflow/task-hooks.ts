@@ -17,6 +17,10 @@
  *
  * safetySignalTask (workflows/safety.bpmn, "Respond to a risk answer"): closes only with a
  * recorded call or a documented reason (src/server/safety/task-hooks.ts).
+ *
+ * assignTherapistTask (workflows/therapist-assignment.bpmn, "Assign a therapist"): the chosen
+ * `therapist` joins the case through the one command app_hidden.assign_therapist (0215), as the
+ * request role, so its refusals (not a coordinator, not a therapist account) change nothing.
  */
 import type { Sql } from '../db/transaction';
 import { closeSafetySignalTask, SAFETY_CLOSING_FIELDS } from '../safety/task-hooks';
@@ -34,7 +38,18 @@ const randomizeTask: TaskCompletionHook = async (sql, { caseId, submitted }) => 
   return { treatment: { value: await treatmentForTask(sql, caseId), type: 'String' } };
 };
 
-export const TASK_COMPLETION_HOOKS: Record<string, TaskCompletionHook> = { randomizeTask, safetySignalTask: closeSafetySignalTask };
+const assignTherapistTask: TaskCompletionHook = async (sql, { caseId, submitted }) => {
+  const therapist = submitted.therapist?.value;
+  if (typeof therapist !== 'string' || !UUID.test(therapist)) {
+    throw invalidRequest('Choose the therapist: give the id of a therapist account as `therapist`.', 'not_a_therapist');
+  }
+  await sql.query('select app_hidden.assign_therapist($1, $2)', [caseId, therapist]);
+  return {};
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const TASK_COMPLETION_HOOKS: Record<string, TaskCompletionHook> = { randomizeTask, safetySignalTask: closeSafetySignalTask, assignTherapistTask };
 
 /**
  * Fields a task takes whatever its process version declared (safetySignalTask's closingReason,

@@ -27,7 +27,7 @@ export function CaseTasksSection({ caseId }: { caseId: string }) {
               {' · '}
               <DueDate due={task.due} now={now} />
               {' · '}
-              <TaskGroups groups={task.candidateGroups} assignee={task.assignee} />
+              <TaskGroups groups={task.candidateGroups} assignee={task.assignee} assigneePerson={task.assigneePerson} />
             </li>
           ))}
         </ul>

@@ -5,7 +5,6 @@
  * sign in and come back. A task done elsewhere disappears: the list is fetched again when the
  * person returns to the tab and after a task is completed here (spec §4).
  */
-import { Ident } from '../../ui/Ident';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -16,7 +15,7 @@ import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Page } from '../../ui/ui';
 import { dueTasksQuery } from './api';
-import { DueDate, useTaskName } from './labels';
+import { DueDate, TaskCaseName, useTaskName } from './labels';
 
 function DueList({ staff }: { staff: boolean }) {
   const { t } = useTranslation();
@@ -45,7 +44,7 @@ function DueList({ staff }: { staff: boolean }) {
                     <>
                       <dt>{t('tasks.case')}</dt>
                       <dd>
-                        <Ident>{task.caseByCaseId?.shortId ?? ''}</Ident>
+                        <TaskCaseName task={task} />
                       </dd>
                     </>
                   ) : null}

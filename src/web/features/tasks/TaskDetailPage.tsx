@@ -5,10 +5,10 @@
  * POST /api/workflow/rest/task/{id}/submit-form; then the workflow data is fetched again and the
  * person returns to the list, which says the task was completed. No spinner (spec §2).
  */
-import { Ident } from '../../ui/Ident';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formVariables, initialFormValues, isSupportedField, variableText, type FormFieldError, type FormValues, type TaskFormField } from '../../../domain/workflow-tasks';
 import { formatDuration, shownVariables, type VariableKind } from '../../../domain/workflow-variables';
@@ -18,11 +18,13 @@ import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, Page, SelectField, TextArea, TextField } from '../../ui/ui';
 import { StageName } from '../cases/labels';
 import { refetchAfterTaskCompleted, submitTaskForm, taskQuery, variablesQuery, type TaskDetail } from './api';
-import { DueDate, TaskGroups, useDateTime, useTaskName } from './labels';
+import { DueDate, TaskCaseName, TaskGroups, useDateTime, useTaskName } from './labels';
 import type { TaskListState } from './TaskListPage';
 import { RandomizeTaskNote, SERVER_FILLED_FIELDS } from '../trial/RandomizeTaskNote';
 import { armName } from '../trial/arm-name';
 import { isSafetyTaskKey, SafetyTaskView } from '../safety/SafetyTask';
+import { ASSIGN_THERAPIST_TASK, AssignTherapistNote, TherapistChoice } from './AssignTherapistField';
+import { refusalKeys } from '../../../domain/refusals';
 
 function useFieldLabel() {
   const { t } = useTranslation();
@@ -32,11 +34,13 @@ function useFieldLabel() {
   };
 }
 
-function FormFieldInput({ field, value, error, onChange }: { field: TaskFormField; value: string | boolean; error: FormFieldError | undefined; onChange(value: string | boolean): void }) {
+function FormFieldInput({ taskKey, field, value, error, onChange }: { taskKey: string; field: TaskFormField; value: string | boolean; error: FormFieldError | undefined; onChange(value: string | boolean): void }) {
   const { t } = useTranslation();
   const { label, choice } = useFieldLabel();
   const errors = error ? [{ code: `task_${error}`, message: t(`tasks.fieldErrors.${error}`) }] : [];
   const name = `field-${field.id}`;
+  // The therapist is chosen by name (issue 26), not typed as an account id.
+  if (taskKey === ASSIGN_THERAPIST_TASK && field.id === 'therapist') return <TherapistChoice value={String(value)} onChange={onChange} errors={errors} />;
   switch (field.type) {
     case 'boolean':
       return <Checkbox label={label(field)} name={name} checked={value === true} onChange={(e) => onChange(e.target.checked)} errors={errors} />;
@@ -64,6 +68,18 @@ function FormFieldInput({ field, value, error, onChange }: { field: TaskFormFiel
           {t('tasks.unsupportedField', { type: field.type })}
         </Alert>
       );
+  }
+}
+
+/** A refusal the server named by its code, in the person's language; null for others. */
+function refusalText(t: TFunction, body: string): string | null {
+  try {
+    const code = (JSON.parse(body) as { code?: unknown }).code;
+    if (typeof code !== 'string') return null;
+    const text = t(refusalKeys(code), { defaultValue: '' });
+    return text || null;
+  } catch {
+    return null;
   }
 }
 
@@ -106,11 +122,13 @@ function TaskForm({ task }: { task: TaskDetail }) {
     <section className="card" aria-labelledby="task-form-title">
       <h2 id="task-form-title">{t('tasks.complete')}</h2>
       <RandomizeTaskNote taskKey={task.taskDefinitionKey} />
+      <AssignTherapistNote taskKey={task.taskDefinitionKey} />
       {formFields.length === 0 ? <p>{t('tasks.noForm')}</p> : null}
       <form onSubmit={(e) => void submit(e)} noValidate>
         {formFields.map((field) => (
           <FormFieldInput
             key={field.id}
+            taskKey={task.taskDefinitionKey}
             field={field}
             value={values[field.id] ?? ''}
             error={errors[field.id]}
@@ -119,7 +137,7 @@ function TaskForm({ task }: { task: TaskDetail }) {
         ))}
         {failure ? (
           <Alert kind="error" title={t('tasks.submitFailed')} focusOnShow focusKey={failure}>
-            {failure.status === 0 ? t('errorCodes.network') : t('tasks.submitFailedStatus', { status: failure.status })}
+            {failure.status === 0 ? t('errorCodes.network') : refusalText(t, failure.body) ?? t('tasks.submitFailedStatus', { status: failure.status })}
           </Alert>
         ) : null}
         <div className="button-row">
@@ -198,7 +216,7 @@ function TaskFacts({ task }: { task: TaskDetail }) {
       <dt>{t('tasks.case')}</dt>
       <dd>
         <Link to={`/admin/cases/${task.caseId}`}>
-          <Ident>{task.caseByCaseId?.shortId ?? ''}</Ident>
+          <TaskCaseName task={task} />
         </Link>
         {task.caseByCaseId ? (
           <>
@@ -209,7 +227,7 @@ function TaskFacts({ task }: { task: TaskDetail }) {
       </dd>
       <dt>{t('tasks.for')}</dt>
       <dd>
-        <TaskGroups groups={task.candidateGroups} assignee={task.assignee} />
+        <TaskGroups groups={task.candidateGroups} assignee={task.assignee} assigneePerson={task.assigneePerson} />
       </dd>
       <dt>{t('tasks.due')}</dt>
       <dd>{task.endTime ? (task.due ? dateTime(task.due) : t('tasks.noDue')) : <DueDate due={task.due} now={now} />}</dd>

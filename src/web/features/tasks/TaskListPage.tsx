@@ -5,7 +5,6 @@
  * filter lives in the address, so the back button and a shared link show the same list. Cards on
  * phones, a table where there is room. No spinner (spec §2): the list says when it is loading.
  */
-import { Ident } from '../../ui/Ident';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +24,7 @@ import { Alert, Checkbox, Page, SelectField, TextField } from '../../ui/ui';
 import { useMediaQuery, WIDE_SCREEN } from '../../ui/useMediaQuery';
 import { openTasksQuery, type TaskRow } from './api';
 import { FailedJobs } from './FailedJobs';
-import { DueDate, TaskGroups, useTaskName } from './labels';
+import { DueDate, TaskCaseName, TaskGroups, useTaskName } from './labels';
 
 function Filters({ filter, onChange }: { filter: TaskListFilter; onChange(next: Partial<TaskListFilter>): void }) {
   const { t } = useTranslation();
@@ -74,7 +73,7 @@ function Filters({ filter, onChange }: { filter: TaskListFilter; onChange(next: 
 function CaseLink({ task }: { task: TaskRow }) {
   return (
     <Link to={`/admin/cases/${task.caseId}`}>
-      <Ident>{task.caseByCaseId?.shortId ?? ''}</Ident>
+      <TaskCaseName task={task} />
     </Link>
   );
 }
@@ -100,7 +99,7 @@ function TaskCards({ tasks, now }: { tasks: TaskRow[]; now: Date }) {
             </dd>
             <dt>{t('tasks.for')}</dt>
             <dd>
-              <TaskGroups groups={task.candidateGroups} assignee={task.assignee} />
+              <TaskGroups groups={task.candidateGroups} assignee={task.assignee} assigneePerson={task.assigneePerson} />
             </dd>
             <dt>{t('tasks.priority')}</dt>
             <dd>{task.priority}</dd>
@@ -137,7 +136,7 @@ function TaskTable({ tasks, now }: { tasks: TaskRow[]; now: Date }) {
                 <CaseLink task={task} />
               </td>
               <td>
-                <TaskGroups groups={task.candidateGroups} assignee={task.assignee} />
+                <TaskGroups groups={task.candidateGroups} assignee={task.assignee} assigneePerson={task.assigneePerson} />
               </td>
               <td>
                 <DueDate due={task.due} now={now} />

@@ -23,11 +23,20 @@ export interface TaskRow {
   priority: number;
   created: string;
   caseId: string;
-  caseByCaseId: { id: string; shortId: string } | null;
+  caseByCaseId: { id: string; shortId: string; patient?: TaskPerson | null } | null;
+  assigneePerson?: TaskPerson | null;
+}
+
+/** A person a task row names: the patient of its case, its assignee (issue 26: names, not ids). */
+export interface TaskPerson {
+  id: string;
+  alias: string | null;
 }
 
 const TaskRowFields = graphql(`fragment TaskRowFields on WorkflowTask {
-  id name taskDefinitionKey candidateGroups assignee due priority created caseId caseByCaseId { id shortId }
+  id name taskDefinitionKey candidateGroups assignee due priority created caseId
+  caseByCaseId { id shortId patient { id alias } }
+  assigneePerson { id alias }
 }`);
 
 export const OpenWorkflowTasks = graphql(
@@ -47,7 +56,7 @@ export const WorkflowTask = graphql(
   `query WorkflowTask($id: UUID!) {
     workflowTaskById(id: $id) {
       ...TaskRowFields owner followUp endTime deleteReason formFields mayComplete processInstanceId
-      caseByCaseId { id shortId stage }
+      caseByCaseId { id shortId stage patient { id alias } }
       workflowInstanceByProcessInstanceId { id definitionKey definitionVersion businessKey state startTime }
     }
   }`,
@@ -84,7 +93,7 @@ export interface TaskDetail extends TaskRow {
   formFields: TaskFormField[];
   mayComplete: boolean | null;
   processInstanceId: string;
-  caseByCaseId: { id: string; shortId: string; stage: string } | null;
+  caseByCaseId: { id: string; shortId: string; stage: string; patient?: TaskPerson | null } | null;
   workflowInstanceByProcessInstanceId: { id: string; definitionKey: string; definitionVersion: number; businessKey: string | null; state: string; startTime: string } | null;
 }
 

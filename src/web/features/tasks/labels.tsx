@@ -4,6 +4,7 @@
  * the name in the definition.
  */
 import { useTranslation } from 'react-i18next';
+import { isolateIdent } from '../../../domain/bidi';
 import { formatDateTime } from '../../../domain/format';
 import { isOverdue } from '../../../domain/workflow-tasks';
 import { currentLocale } from '../../i18n/i18n';
@@ -16,12 +17,32 @@ export function useTaskName(): (task: { taskDefinitionKey: string; name: string 
     t([`tasks.names.${task.taskDefinitionKey}`, `safety.taskNames.${task.taskDefinitionKey}`, `careTeam.taskNames.${task.taskDefinitionKey}`, `counseling.taskNames.${task.taskDefinitionKey}`], { defaultValue: task.name ?? task.taskDefinitionKey });
 }
 
-export function TaskGroups({ groups, assignee }: { groups: readonly (string | null)[]; assignee: string | null }) {
+/** A person's name on a task: the alias they chose; never an account id or username (issue 26). */
+export function taskPersonName(person: { alias: string | null } | null | undefined): string | null {
+  return person?.alias?.trim() || null;
+}
+
+/** Who is to do a task: its groups, and its assignee by name ("you" for oneself). */
+export function TaskGroups({ groups, assignee, assigneePerson }: { groups: readonly (string | null)[]; assignee: string | null; assigneePerson?: { alias: string | null } | null }) {
   const { t } = useTranslation();
   const { user } = useSession();
   const parts = groups.filter((g): g is string => Boolean(g)).map((g) => t(`tasks.groups.${g}`, { defaultValue: g }));
-  if (assignee) parts.push(assignee === user?.id ? t('tasks.assignedToMe') : t('tasks.assignedToPerson'));
+  const name = taskPersonName(assigneePerson);
+  if (assignee) parts.push(assignee === user?.id ? t('tasks.assignedToMe') : name ? t('careTeam.taskPeople.assignedToNamed', { name }) : t('tasks.assignedToPerson'));
   return <>{parts.length ? parts.join(', ') : t('tasks.nobody')}</>;
+}
+
+/** A task's case as people know it: the patient's name and the case code. */
+export function TaskCaseName({ task }: { task: { caseByCaseId: { shortId: string; patient?: { alias: string | null } | null } | null } }) {
+  const { t } = useTranslation();
+  const c = task.caseByCaseId;
+  if (!c) return null;
+  const name = taskPersonName(c.patient);
+  return (
+    <bdi>
+      {name ? t('careTeam.taskPeople.caseOf', { name, code: isolateIdent(c.shortId) }) : t('careTeam.taskPeople.caseCode', { code: isolateIdent(c.shortId) })}
+    </bdi>
+  );
 }
 
 export function useDateTime(): (value: string | Date) => string {
