@@ -5,6 +5,7 @@
  * POST /api/workflow/rest/task/{id}/submit-form; then the workflow data is fetched again and the
  * person returns to the list, which says the task was completed. No spinner (spec §2).
  */
+import { CounselingTaskNote, isCounselingFeatureTask } from '../counseling/CounselingTaskNote';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -281,7 +282,9 @@ export function TaskDetailPage() {
         <Alert kind="info">
           {task.deleteReason === 'completed' ? t('tasks.alreadyCompleted', { when: dateTime(task.endTime) }) : t('tasks.alreadyClosed', { when: dateTime(task.endTime) })}
         </Alert>
-      ) : isSafetyTaskKey(task.taskDefinitionKey) ? null : task.mayComplete ? (
+      ) : isSafetyTaskKey(task.taskDefinitionKey) ? null : isCounselingFeatureTask(task.taskDefinitionKey) ? (
+        <CounselingTaskNote taskKey={task.taskDefinitionKey} caseId={task.caseId} />
+      ) : task.mayComplete ? (
         <TaskForm task={task} />
       ) : (
         <Alert kind="info">{t('tasks.notYours')}</Alert>
