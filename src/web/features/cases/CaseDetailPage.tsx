@@ -22,6 +22,7 @@ import { CaseTasksSection } from '../tasks/CaseTasksSection';
 import { CaseReports } from '../reports/CaseReports';
 import { SafetySection } from '../safety/SafetySection';
 import { CaseTrialPanel } from '../trial/CaseTrialPanel';
+import { WithdrawalPanel } from '../consent/WithdrawalPanel';
 import { CaseLettersSection } from '../therapy/CaseLettersSection';
 import { CaseExercisesSection } from '../therapy/CaseExercisesSection';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
@@ -142,6 +143,7 @@ export const CASE_SECTIONS: readonly ComponentType<CaseSectionProps>[] = [
   ({ detail }) => <CaseTasksSection caseId={detail.id} />,
   ({ detail }) => <CaseReports caseId={detail.id} />,
   ({ detail }) => <CaseTrialPanel caseId={detail.id} isTherapist={Boolean(detail.myInvolvement?.actsAsTherapist)} />,
+  ({ detail }) => <WithdrawalPanel caseId={detail.id} />,
   ({ detail }) => <CaseExercisesSection caseId={detail.id} />,
   ({ detail }) => <CaseLettersSection caseId={detail.id} />,
   MessagesSection,
