@@ -8,6 +8,7 @@ import { useSession } from '../../session/session';
 import { useDiscardPrompt } from '../../ui/useDiscardPrompt';
 import { Alert, Page, SelectField, TextField } from '../../ui/ui';
 import { OwnDataSection } from '../own-data/OwnDataSection';
+import { MyConsentsSection } from '../consent/PatientConsent';
 import { ErrorMessage } from './ErrorMessage';
 import { timeZoneOptions } from './timezones';
 import { changePassword, requestEmailChange, updateProfile } from './api';
@@ -180,6 +181,7 @@ export function ProfilePage() {
       <EmailForm user={user} />
       <PasswordForm />
       <RecordReadersSection />
+      {user.is_patient_account ? <MyConsentsSection /> : null}
       {user.is_patient_account ? <OwnDataSection /> : null}
     </Page>
   );

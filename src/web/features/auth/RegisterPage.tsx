@@ -8,6 +8,7 @@ import { ErrorMessage } from './ErrorMessage';
 import { browserTimeZone, timeZoneOptions } from './timezones';
 import { register } from './api';
 import { useSubmit } from './useSubmit';
+import { RegistrationConsent, useRegistrationConsentLanguage } from '../consent/PatientConsent';
 
 interface Draft {
   username: string;
@@ -23,6 +24,8 @@ interface Draft {
   confirmedAdult: boolean;
   agreedToResearchUse: boolean;
   agreedToBeContacted: boolean;
+  /** The consent version agreed to (issue 31), when one is published. */
+  consentVersionId: string | null;
 }
 
 const EMPTY: Draft = {
@@ -39,6 +42,7 @@ const EMPTY: Draft = {
   confirmedAdult: false,
   agreedToResearchUse: false,
   agreedToBeContacted: false,
+  consentVersionId: null,
 };
 
 /** The same rules the server enforces, checked first so people see problems at once. */
@@ -61,6 +65,7 @@ export function RegisterPage({ counseling = false }: { counseling?: boolean }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const consentLanguage = useRegistrationConsentLanguage();
 
   const send = useCallback(
     () =>
@@ -79,8 +84,9 @@ export function RegisterPage({ counseling = false }: { counseling?: boolean }) {
         agreedToResearchUse: draft.agreedToResearchUse,
         agreedToBeContacted: draft.agreedToBeContacted,
         counseling,
+        ...(draft.consentVersionId ? { consentVersionId: draft.consentVersionId, ...(consentLanguage ? { consentLanguage } : {}) } : {}),
       }),
-    [draft, counseling],
+    [draft, counseling, consentLanguage],
   );
   const { busy, error, fields, result, submit } = useSubmit(send);
   const title = counseling ? t('register.titleCounseling') : t('register.title');
@@ -157,6 +163,7 @@ export function RegisterPage({ counseling = false }: { counseling?: boolean }) {
             <Checkbox name="agreedToResearchUse" checked={draft.agreedToResearchUse} onChange={(e) => set('agreedToResearchUse', e.target.checked)} label={t('register.agreeResearch')} />
             <Checkbox name="agreedToBeContacted" checked={draft.agreedToBeContacted} onChange={(e) => set('agreedToBeContacted', e.target.checked)} label={t('register.agreeContact')} />
           </fieldset>
+          <RegistrationConsent agreed={draft.consentVersionId} onChange={(id) => set('consentVersionId', id)} errors={fields.consentVersionId} />
           <div className="button-row">
             <button type="submit" className="button" disabled={busy}>
               {busy ? t('common.sending') : t('register.submit')}

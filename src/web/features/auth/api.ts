@@ -8,6 +8,9 @@ import type { Profile } from '../../session/profile';
 
 /** What the registration form sends; the server checks all of it again. */
 export interface Registration {
+  /** The consent version shown and agreed to, and its language (issue 31). */
+  consentVersionId?: string;
+  consentLanguage?: string;
   username: string;
   email: string;
   password: string;

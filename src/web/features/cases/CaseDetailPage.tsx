@@ -24,6 +24,7 @@ import { CaseReports } from '../reports/CaseReports';
 import { SafetySection } from '../safety/SafetySection';
 import { CaseTrialPanel } from '../trial/CaseTrialPanel';
 import { CounselingPanel } from '../counseling/CounselingPanel';
+import { WithdrawalPanel } from '../consent/WithdrawalPanel';
 import { CaseLettersSection } from '../therapy/CaseLettersSection';
 import { CaseExercisesSection } from '../therapy/CaseExercisesSection';
 import { CaseFacts, CaseFieldsForm } from './CaseFieldsForm';
@@ -145,6 +146,7 @@ export const CASE_SECTIONS: readonly ComponentType<CaseSectionProps>[] = [
   ({ detail }) => <CaseReports caseId={detail.id} />,
   ({ detail }) => <CaseTrialPanel caseId={detail.id} isTherapist={Boolean(detail.myInvolvement?.actsAsTherapist)} />,
   ({ detail }) => <CounselingPanel caseId={detail.id} />,
+  ({ detail }) => <WithdrawalPanel caseId={detail.id} />,
   ({ detail }) => <CaseExercisesSection caseId={detail.id} />,
   ({ detail }) => <CaseLettersSection caseId={detail.id} />,
   MessagesSection,

@@ -18,6 +18,7 @@ import { DueDate, useDateTime, useTaskName } from '../tasks/labels';
 import { caseWorksheetsQuery, worksheetTasksQuery } from '../therapy/api';
 import { patientPathQuery, type PatientPathCase } from './api';
 import { CrisisEntry } from './CrisisEntry';
+import { ReconsentCard } from '../consent/PatientConsent';
 import { Ident } from '../../ui/Ident';
 import './patient-path.css';
 
@@ -46,6 +47,7 @@ export function PatientHome({ user, caseId }: { user: Profile; caseId: string })
   return (
     <Page title={t('home.greeting', { name: ownName(user) })}>
       {c?.riskOpen ? <CrisisEntry caseId={caseId} /> : null}
+      <ReconsentCard />
       <ErrorAlert error={path.error ?? due.error} />
       {!c && (path.isPending || due.isPending) ? <Spinner /> : null}
       {c && phase ? (

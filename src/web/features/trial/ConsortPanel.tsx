@@ -61,8 +61,11 @@ function layout(flow: ConsortFlow, t: (key: string, options?: Record<string, unk
     ],
   );
   step([t('trial.consort.accepted', { n: flow.accepted })], [t('trial.consort.awaiting', { n: flow.awaitingRandomization })]);
-  boxes.push({ x: mainX, y, w: mainW, lines: [t('trial.consort.randomized', { n: flow.randomized })] });
-  const randomizedBottom = y + boxHeight([''])!;
+  // Issue 31: those who withdrew consent (any level), randomized or not, under the randomized box.
+  const randomizedLines = [t('trial.consort.randomized', { n: flow.randomized })];
+  if (flow.withdrewConsent > 0) randomizedLines.push(t('withdrawal.consort', { n: flow.withdrewConsent }));
+  boxes.push({ x: mainX, y, w: mainW, lines: randomizedLines });
+  const randomizedBottom = y + boxHeight(randomizedLines);
   y = randomizedBottom + 30;
   const arms = flow.arms.length > 0 ? flow.arms : [];
   const columnW = arms.length > 0 ? Math.min(340, (WIDTH - 40 - 20 * (arms.length - 1)) / arms.length) : 0;

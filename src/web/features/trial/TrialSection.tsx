@@ -4,6 +4,7 @@
  * interviewers see their own invoice items. Mounted by CaseListPage in one line.
  */
 import { useSession } from '../../session/session';
+import { ConsentAdminPanel } from '../consent/ConsentAdminPanel';
 import { AllocationPanel } from './AllocationPanel';
 import { ConsortPanel } from './ConsortPanel';
 import { InvoicesPanel } from './InvoicesPanel';
@@ -18,6 +19,7 @@ export function TrialSection() {
         <AllocationPanel />
         <ScreeningRulePanel />
         <ConsortPanel />
+        <ConsentAdminPanel />
         <InvoicesPanel />
       </div>
     );
