@@ -58,6 +58,7 @@ import { startWorkflowScheduler, tick as workflowTick, type TickCounts } from '.
 import type { Clock } from './workflow/engine';
 import type { HandlerRegistry } from './workflow/handlers';
 import { registerReportRoutes } from './reports/routes';
+import { registerSigningRoutes } from './signing/routes';
 import { registerReportExportRoutes } from './reports/export';
 import { startReportMailWorker } from './reports/mail-worker';
 
@@ -253,6 +254,8 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   await registerWorkflowRoutes(app, db.pool, workflowHost);
   registerTrialRoutes(app, db.pool, workflowHost);
   registerReportRoutes(app, { pool: db.pool, host: workflowHost, missedInterviewLimit: config.missedInterviewLimit });
+  // Issue 30: e-signatures (re-authentication, manifests) and the staff second factor.
+  registerSigningRoutes(app, { pool: db.pool, mfaRequiredRoles: config.mfaRequiredRoles, throttle });
   const schedulerContext = { host: workflowHost, pool: db.pool, mailer, config, log: logger };
   const workflowScheduler = config.workflowIntervalMs > 0 ? startWorkflowScheduler(schedulerContext, config.workflowIntervalMs, availability) : undefined;
 
