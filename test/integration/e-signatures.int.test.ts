@@ -38,7 +38,7 @@ beforeAll(async () => {
   ({ people, caseA } = await castOfRoles(t));
   const configured = await t.api('POST', '/api/trial/allocation', { token: people.coordinator.token, body: { method: 'blocks', arms: [{ code: 'cbt', ratio: 1 }, { code: 'ipt', ratio: 1 }] } });
   expect(configured.status).toBe(201);
-});
+}, 180_000);
 afterAll(async () => {
   await t?.close();
 });
