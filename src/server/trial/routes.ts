@@ -30,6 +30,7 @@ import type { WorkflowHost } from '../workflow/host';
 import { caseReadsOf } from '../integrity/access-log';
 import { commitmentOf, parametersText } from '../../domain/allocation-verify';
 import { registerAllocationCommitmentRoutes } from './commitment';
+import { registerBlindingRoutes } from './blinding';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -294,6 +295,7 @@ export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool, host: W
   });
 
   registerAllocationCommitmentRoutes(app, pool);
+  registerBlindingRoutes(app, pool);
 
   app.post<{ Params: { caseId: string } }>('/api/trial/cases/:caseId/randomize', async (request, reply) => {
     const caseId = caseIdParam(request.params.caseId);

@@ -18,6 +18,7 @@ import { personName } from '../messages/names';
 import { conversationPath } from '../../../domain/messages';
 import { SafetyBanner } from '../safety/SafetyBanner';
 import { PatientHome } from '../patient/PatientHome';
+import { AssessorHome } from '../blinding/AssessorHome';
 
 /** What each kind of person does here, in the order they usually need it. */
 const TILES: Record<HomeKind, RouteId[]> = {
@@ -109,6 +110,8 @@ export function HomePage() {
   const { user, cases, currentCaseId } = useSession();
   const flags = accountFlags(user);
   if (!user || !flags) return null;
+  // Issue 30: a blinded assessor's home is their assessments, and nothing else of the cases.
+  if (user.is_assessor_account) return <AssessorHome name={user.alias ?? user.username} />;
   const kind = homeKind(flags, user.is_counselor_account);
   const tiles = TILES[kind].filter((id) => canAccess(routeById(id), flags));
   const currentCase = cases.find((c) => c.id === currentCaseId);

@@ -5,6 +5,7 @@
  */
 import { useSession } from '../../session/session';
 import { AllocationPanel } from './AllocationPanel';
+import { CommitmentPanel } from '../blinding/CommitmentPanel';
 import { ConsortPanel } from './ConsortPanel';
 import { InvoicesPanel } from './InvoicesPanel';
 import { ScreeningRulePanel } from './ScreeningRulePanel';
@@ -16,6 +17,7 @@ export function TrialSection() {
     return (
       <div className="trial-section">
         <AllocationPanel />
+        <CommitmentPanel />
         <ScreeningRulePanel />
         <ConsortPanel />
         <InvoicesPanel />
