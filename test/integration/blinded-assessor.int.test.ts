@@ -217,5 +217,5 @@ describe('the assessor crawl', () => {
       for (const text of texts) if (answer.text.includes(text)) leaks.push(`${answer.path} shows "${text}"`);
     }
     expect(leaks).toEqual([]);
-  }, 300_000);
+  }, 600_000);
 });
