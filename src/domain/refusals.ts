@@ -131,6 +131,9 @@ const BY_CONSTRAINT: Record<string, RefusalCode> = {
   allocation_config_single: 'duplicate',
   invoice_settings_single: 'duplicate',
   allocation_ticket_position: 'out_of_range',
+  // issue 30: a blinded assessor holds no other role; an assessment gives at least one severity
+  users_assessor_alone: 'values_inconsistent',
+  blinded_assessment_filled: 'values_inconsistent',
   // downloads (0073)
   download_content_not_empty: 'file_invalid',
   download_file_name_safe: 'file_invalid',

@@ -11,7 +11,8 @@ import { withOwnerAs, type Sql } from '../db/transaction';
 import { hashPassword } from '../auth/passwords';
 import { createPatientCase } from '../auth/service';
 
-export const ACCOUNT_FLAGS = ['patient', 'therapist', 'supervisor', 'interviewer', 'supporter', 'counselor', 'coordinator', 'tester'] as const;
+/** The account flags; `assessor` is the blinded outcome assessor of issue 30 (migration 0241), alone by rule. */
+export const ACCOUNT_FLAGS = ['patient', 'therapist', 'supervisor', 'interviewer', 'supporter', 'counselor', 'coordinator', 'tester', 'assessor'] as const;
 export type AccountFlag = (typeof ACCOUNT_FLAGS)[number];
 
 export interface NewUser {
@@ -42,9 +43,9 @@ export async function createUser(pool: pg.Pool, input: NewUser): Promise<{ id: s
     const { rows } = await sql.query<{ id: string }>(
       `insert into app_public.users (username, email, alias, gender, locale, time_zone, email_confirmed_at,
          is_patient_account, is_therapist_account, is_supervisor_account, is_interviewer_account,
-         is_supporter_account, is_counselor_account, is_coordinator_account, is_tester_account,
+         is_supporter_account, is_counselor_account, is_coordinator_account, is_tester_account, is_assessor_account,
          agreed_to_terms, agreed_to_privacy_policy, confirmed_adult)
-       values ($1, $2, $3, $4, $5, $6, case when $7 then now() end, $8, $9, $10, $11, $12, $13, $14, $15, true, true, true)
+       values ($1, $2, $3, $4, $5, $6, case when $7 then now() end, $8, $9, $10, $11, $12, $13, $14, $15, $16, true, true, true)
        returning id`,
       [
         input.username,

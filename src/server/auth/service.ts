@@ -82,7 +82,7 @@ async function afterAnswer(ctx: AuthContext, what: string, task: () => Promise<v
 /** The profile columns a person sees about themselves (GET /api/auth/users/me). */
 export const PROFILE_COLUMNS = `id, username::text, email::text, alias, gender, system_role,
   is_patient_account, is_therapist_account, is_supervisor_account, is_interviewer_account,
-  is_supporter_account, is_counselor_account, is_coordinator_account, is_tester_account,
+  is_supporter_account, is_counselor_account, is_coordinator_account, is_tester_account, is_assessor_account,
   is_counseling_only, registered_for_counseling, phone, last_login, nr_of_logins,
   anti_suicide_contract_at, access_path_kind, access_path_detail,
   agreed_to_terms, agreed_to_privacy_policy, agreed_to_research_use, agreed_to_be_contacted,

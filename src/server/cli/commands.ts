@@ -91,6 +91,7 @@ Commands:
       --time-zone Z        IANA time zone such as Asia/Baghdad (default UTC)
       --coordinator --therapist --supervisor --interviewer --supporter --counselor
       --patient --tester   account flags, any number; a patient also gets a case
+      --assessor           a blinded outcome assessor (alone: no other flag; issue 30)
       --unconfirmed        leave the email address unconfirmed: the person confirms it by mail
 
   create-case [--patient USERNAME] [--title T]

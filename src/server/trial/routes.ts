@@ -32,6 +32,7 @@ import { commitmentOf, parametersText } from '../../domain/allocation-verify';
 import { registerAllocationCommitmentRoutes } from './commitment';
 import { SIGNATURE_HEADER } from '../../domain/signatures';
 import { recordSignature, requireSignature, storedRecord } from '../signing/service';
+import { registerBlindingRoutes } from './blinding';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -313,6 +314,7 @@ export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool, host: W
   });
 
   registerAllocationCommitmentRoutes(app, pool);
+  registerBlindingRoutes(app, pool);
 
   app.post<{ Params: { caseId: string } }>('/api/trial/cases/:caseId/randomize', async (request, reply) => {
     const caseId = caseIdParam(request.params.caseId);

@@ -19,6 +19,8 @@ export interface Profile {
   is_coordinator_account: boolean;
   is_counselor_account: boolean;
   is_tester_account: boolean;
+  /** Issue 30: a blinded outcome assessor (migration 0241). */
+  is_assessor_account?: boolean;
   is_counseling_only: boolean;
   registered_for_counseling: boolean;
   excluded: boolean;

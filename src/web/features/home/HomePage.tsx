@@ -20,6 +20,7 @@ import { conversationPath } from '../../../domain/messages';
 import { SafetyBanner } from '../safety/SafetyBanner';
 import { PatientHome } from '../patient/PatientHome';
 import { CounselingCases, CounselorCaseView } from '../counseling/CounselorHome';
+import { AssessorHome } from '../blinding/AssessorHome';
 
 /** What each kind of person does here, in the order they usually need it. */
 const TILES: Record<HomeKind, RouteId[]> = {
@@ -112,6 +113,8 @@ export function HomePage() {
   const [params] = useSearchParams();
   const flags = accountFlags(user);
   if (!user || !flags) return null;
+  // Issue 30: a blinded assessor's home is their assessments, and nothing else of the cases.
+  if (user.is_assessor_account) return <AssessorHome name={user.alias ?? user.username} />;
   // A counselor's counseling (issue 27): counselors have no staff screens (spec §6), so one
   // counseling opens on their home.
   const counselingCase = params.get('case');

@@ -6,6 +6,7 @@
 import { useSession } from '../../session/session';
 import { ConsentAdminPanel } from '../consent/ConsentAdminPanel';
 import { AllocationPanel } from './AllocationPanel';
+import { CommitmentPanel } from '../blinding/CommitmentPanel';
 import { ConsortPanel } from './ConsortPanel';
 import { InvoicesPanel } from './InvoicesPanel';
 import { ScreeningRulePanel } from './ScreeningRulePanel';
@@ -17,6 +18,7 @@ export function TrialSection() {
     return (
       <div className="trial-section">
         <AllocationPanel />
+        <CommitmentPanel />
         <ScreeningRulePanel />
         <ConsortPanel />
         <ConsentAdminPanel />
