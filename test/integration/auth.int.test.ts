@@ -101,6 +101,23 @@ describe('registration and confirmation', () => {
     expect(me.body).toMatchObject({ is_counseling_only: true, registered_for_counseling: true, is_patient_account: true, locale: 'de' });
   });
 
+  it('greets by the chosen name, not the username, when registering and when resetting the password (issue 25)', async () => {
+    const user = await registerAndConfirm({ alias: 'ريم', locale: 'ar' });
+    const first = t.smtp.mails.find((m) => m.to.includes(user.email.toLowerCase()))!;
+    expect(first.text).toContain('مرحبًا ريم');
+    expect(first.text).not.toContain(user.username);
+    t.smtp.clear();
+    const requested = await t.api('POST', '/api/auth/password-reset', { body: { email: user.email } });
+    expect(requested.status).toBeLessThan(300);
+    const reset = await t.smtp.waitFor(user.email);
+    expect(reset.text).toContain('مرحبًا ريم');
+    expect(reset.text).not.toContain(user.username);
+    // Without a chosen name the username greets, as before.
+    const plain = await registerAndConfirm({ locale: 'en' });
+    const greeting = t.smtp.mails.find((m) => m.to.includes(plain.email.toLowerCase()))!;
+    expect(greeting.text).toContain(`Hello ${plain.username},`);
+  });
+
   it('mails in the registrant’s locale', async () => {
     const body = registration({ locale: 'de' });
     await t.api('POST', '/api/auth/users/register', { body });
