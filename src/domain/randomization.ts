@@ -17,6 +17,14 @@ export const ALLOCATION_FACTORS = {
 } as const;
 export type AllocationFactor = keyof typeof ALLOCATION_FACTORS;
 
+/**
+ * The record the gender factor is read from (issue 26: "the stratum comes from the record the
+ * trial names"): the registration, the patient's screening questionnaire (demographics), or the
+ * signed interview report. The draw reads it in SQL (app_hidden.case_factor_levels, 0216).
+ */
+export const GENDER_SOURCES = ['registration', 'screening', 'report'] as const;
+export type GenderSource = (typeof GENDER_SOURCES)[number];
+
 export interface Arm {
   code: string;
   ratio: number;
@@ -48,7 +56,7 @@ export interface CheckedAllocation {
   method: AllocationMethod;
   arms: Arm[];
   factors: AllocationFactor[];
-  settings: { blockMultiples?: number[]; probability?: number; ticketsPerStratum?: number; tableRows?: number };
+  settings: { blockMultiples?: number[]; probability?: number; ticketsPerStratum?: number; tableRows?: number; genderSource?: GenderSource };
 }
 
 export type AllocationErrors = Record<string, string>;
@@ -115,6 +123,11 @@ export function checkAllocation(input: unknown): { ok: true; value: CheckedAlloc
       errors.ticketsPerStratum = `Tickets per stratum: a whole number from 1 to ${MAX_TICKETS}.`;
     } else settings.ticketsPerStratum = count;
   }
+  // Absent means the registration (as before 0216); kept in the settings only when named.
+  const genderSource = raw.genderSource;
+  if (genderSource !== undefined && (typeof genderSource !== 'string' || !(GENDER_SOURCES as readonly string[]).includes(genderSource))) {
+    errors.genderSource = `genderSource must be one of ${GENDER_SOURCES.join(', ')}.`;
+  } else if (genderSource !== undefined) settings.genderSource = genderSource as GenderSource;
   if (method === 'table' && (typeof raw.table !== 'string' || raw.table.trim() === '')) errors.table = 'Upload the allocation table (CSV).';
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, value: { method: method as AllocationMethod, arms, factors, settings } };

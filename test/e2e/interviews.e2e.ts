@@ -129,7 +129,10 @@ describe('interview scheduling', () => {
     const booked = iv.page.locator('.offer', { hasText: de.interviews.status.bookedBy.replace('{{name}}', patient.username) });
     await booked.waitFor();
     await booked.getByRole('button', { name: new RegExp(`^${de.interviews.manage.setLink}`) }).click();
-    await iv.page.getByRole('heading', { name: de.interviews.manage.editLinkTitle }).waitFor();
+    // The form opens beside the slot's buttons, inside the slot, with the focus on it (issue 26).
+    const editHeading = booked.getByRole('heading', { name: de.interviews.manage.editLinkTitle });
+    await editHeading.waitFor();
+    expect(await editHeading.evaluate((el) => el === document.activeElement)).toBe(true);
     await iv.page.getByLabel(field(de.interviews.manage.link)).fill('https://meet.example.org/sanad-room');
     await expectAccessible(iv.page, '/interviews/manage editing (de)');
     await iv.page.getByRole('button', { name: de.common.save }).click();

@@ -18,7 +18,7 @@ const pool = () => t.database.db.pool;
 beforeAll(async () => {
   t = await startTestApp();
   cast = await castOfRoles(t, { patient: { gender: 'FEMALE' } });
-});
+}, 180_000);
 afterAll(async () => {
   await t?.close();
 });
@@ -111,7 +111,14 @@ describe('randomization check', () => {
       if (who !== 'coordinator') expect(read.data.caseById?.randomizationCheck ?? null, who).toBeNull();
     }
     const coordinatorRead = await t.graphql(CHECK, { id: booked.caseId }, cast.people.coordinator.token);
-    expect(coordinatorRead.data.caseById.randomizationCheck).toEqual({ refusal: 'allocation_missing', registeredGender: 'FEMALE', reportedGender: null, genderMismatch: false });
+    expect(coordinatorRead.data.caseById.randomizationCheck).toEqual({
+      refusal: 'allocation_missing',
+      genderSource: 'registration',
+      genders: { registration: 'FEMALE', screening: null, report: null },
+      registeredGender: 'FEMALE',
+      reportedGender: null,
+      genderMismatch: false,
+    });
 
     // The signed report records another gender: flagged before the draw.
     await pool().query(
@@ -120,5 +127,19 @@ describe('randomization check', () => {
     );
     const flagged = await t.graphql(CHECK, { id: booked.caseId }, cast.people.coordinator.token);
     expect(flagged.data.caseById.randomizationCheck).toMatchObject({ registeredGender: 'FEMALE', reportedGender: 'MALE', genderMismatch: true });
+
+    // The stratum's gender comes from the record the trial names: the registration unless the
+    // allocation says otherwise, then the signed report.
+    const levels = async () => (await pool().query<{ l: { gender: string } }>('select app_hidden.case_factor_levels($1) as l', [booked.caseId])).rows[0]!.l.gender;
+    expect(await levels()).toBe('FEMALE');
+    const coordinator = cast.people.coordinator.token;
+    const arms = [{ code: 'a', ratio: 1 }, { code: 'b', ratio: 1 }];
+    const wrong = await t.api('POST', '/api/trial/allocation', { token: coordinator, body: { method: 'blocks', arms, factors: ['gender'], genderSource: 'typed' } });
+    expect(wrong.status).toBe(400);
+    const named = await t.api('POST', '/api/trial/allocation', { token: coordinator, body: { method: 'blocks', arms, factors: ['gender'], genderSource: 'report' } });
+    expect(named.status).toBe(201);
+    expect(await levels()).toBe('MALE');
+    const check = await t.graphql(CHECK, { id: booked.caseId }, coordinator);
+    expect(check.data.caseById.randomizationCheck).toMatchObject({ genderSource: 'report', genders: { registration: 'FEMALE', report: 'MALE' }, genderMismatch: true });
   });
 });

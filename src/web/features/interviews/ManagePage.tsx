@@ -5,7 +5,7 @@
  * intent (move it, set its meeting link) and stop editing. Times are entered and shown in the
  * person's own zone and stored in UTC. Coordinators may act for any interviewer.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dayKey, formatSlot, formatTime, fromLocalInput, toLocalInput } from '../../../domain/format';
 import { classifyOffers, isJoinable, workflowMessageAfter, type InterviewAction } from '../../../domain/interviews';
@@ -93,6 +93,24 @@ export function ManagePage() {
       setError(null);
       setDone(null);
     },
+    // The form opens beside the slot's own buttons (issue 26: it opened far above them), takes
+    // the focus, and gives it back to the button that opened it when editing stops.
+    editor: (o) =>
+      editing && editedOffer && editing.offerId === o.id ? (
+        <EditPanel
+          offer={editedOffer}
+          intent={editing.intent}
+          timeZone={timeZone}
+          locale={locale}
+          onStop={() => setEditing(null)}
+          onReschedule={async (start, end) => {
+            if (await run('reschedule', editedOffer.id, () => rescheduleOffer(editedOffer.id, start, end), t('interviews.manage.moved'))) setEditing(null);
+          }}
+          onLink={async (link) => {
+            if (await run('link', editedOffer.id, () => setExternalLink(editedOffer.id, link), t('interviews.manage.linkSaved'))) setEditing(null);
+          }}
+        />
+      ) : null,
   };
 
   return (
@@ -107,21 +125,6 @@ export function ManagePage() {
         {done ? <Alert kind="success">{done}</Alert> : null}
         <ErrorAlert error={error} focusOnShow />
       </div>
-      {editing && editedOffer ? (
-        <EditPanel
-          offer={editedOffer}
-          intent={editing.intent}
-          timeZone={timeZone}
-          locale={locale}
-          onStop={() => setEditing(null)}
-          onReschedule={async (start, end) => {
-            if (await run('reschedule', editedOffer.id, () => rescheduleOffer(editedOffer.id, start, end), t('interviews.manage.moved'))) setEditing(null);
-          }}
-          onLink={async (link) => {
-            if (await run('link', editedOffer.id, () => setExternalLink(editedOffer.id, link), t('interviews.manage.linkSaved'))) setEditing(null);
-          }}
-        />
-      ) : null}
       {offers.loading && !offers.data ? <Spinner /> : null}
       <ErrorAlert error={offers.error} />
       <WeekView week={week} offers={list.filter((o) => o.interviewerId === me || isCoordinator)} onWeek={(n) => setMonday(n === 0 ? weekOf(new Date(), timeZone) : shiftWeek(monday, n))} />
@@ -140,6 +143,8 @@ interface OfferActions {
   adopt(o: Offer): Promise<boolean>;
   markHeld(o: Offer): Promise<boolean>;
   edit(o: Offer, intent: Intent): void;
+  /** The edit form of this slot, when it is the one being edited. */
+  editor(o: Offer): ReactNode;
 }
 
 function CreateForm({
@@ -226,6 +231,15 @@ function EditPanel({
   const [start, setStart] = useState(() => toLocalInput(offer.timeSlot.start, timeZone).slice(11));
   const [end, setEnd] = useState(() => toLocalInput(offer.timeSlot.end, timeZone).slice(11));
   const [link, setLink] = useState(offer.externalLink ?? '');
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    heading.current?.focus();
+    heading.current?.scrollIntoView?.({ block: 'nearest' });
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, [intent]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -237,7 +251,7 @@ function EditPanel({
 
   return (
     <form className="card interview-form interview-form--editing" onSubmit={submit} aria-labelledby="edit-offer-heading">
-      <h2 id="edit-offer-heading">{intent === 'link' ? t('interviews.manage.editLinkTitle') : t('interviews.manage.rescheduleTitle')}</h2>
+      <h2 id="edit-offer-heading" ref={heading} tabIndex={-1}>{intent === 'link' ? t('interviews.manage.editLinkTitle') : t('interviews.manage.rescheduleTitle')}</h2>
       <p>{formatSlot(offer.timeSlot.start, offer.timeSlot.end, locale, timeZone)}</p>
       {intent === 'link' ? (
         <TextField label={t('interviews.manage.link')} hint={t('interviews.manage.linkHint')} type="url" dir="ltr" value={link} onChange={(e) => setLink(e.target.value)} />
@@ -372,6 +386,7 @@ function OfferItem({ offer, me, now, actions }: { offer: Offer; me: string; now:
           </button>
         ) : null}
       </div>
+      {actions.editor(offer)}
     </li>
   );
 }

@@ -6,13 +6,27 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ALLOCATION_FACTORS, ALLOCATION_METHODS, type AllocationFactor, type AllocationMethod } from '../../../domain/randomization';
+import { ALLOCATION_FACTORS, ALLOCATION_METHODS, GENDER_SOURCES, type AllocationFactor, type AllocationMethod, type GenderSource } from '../../../domain/randomization';
+import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { asApiError } from '../../api/query';
 import { Alert, Checkbox, SelectField, TextArea, TextField } from '../../ui/ui';
 import { allocationQuery, configureAllocation, refetchAfterTrialChange, type AllocationSummary, type BalanceRow } from './api';
 import { TrialError } from './TrialError';
+
+/** A stratum key ("gender=FEMALE;problem=ptsd") in words: each factor and level translated. */
+function stratumText(t: TFunction, stratum: string): string {
+  if (stratum === '*') return t('careTeam.stratum.all');
+  return stratum
+    .split(';')
+    .map((part) => {
+      const [factor = '', level = ''] = part.split('=');
+      const levelText = factor === 'gender' ? t(`gender.${level}`, { defaultValue: level }) : t(`careTeam.stratum.problems.${level}`, { defaultValue: level });
+      return `${t(`trial.factors.${factor}`, { defaultValue: factor })}: ${levelText}`;
+    })
+    .join(', ');
+}
 
 interface ArmDraft {
   code: string;
@@ -33,6 +47,12 @@ function Summary({ allocation, balance }: { allocation: AllocationSummary; balan
         <dd dir="ltr">{allocation.arms.map((a) => `${a.code} (${a.ratio})`).join(' : ')}</dd>
         <dt>{t('trial.allocation.factors')}</dt>
         <dd>{allocation.factors.length ? allocation.factors.map((f) => t(`trial.factors.${f}`)).join(', ') : t('trial.allocation.noFactors')}</dd>
+        {allocation.factors.includes('gender') ? (
+          <>
+            <dt>{t('careTeam.stratum.genderSource')}</dt>
+            <dd>{t(`careTeam.stratum.sources.${allocation.settings.genderSource ?? 'registration'}`)}</dd>
+          </>
+        ) : null}
         <dt>{t('trial.allocation.draws')}</dt>
         <dd>{allocation.draws}</dd>
       </dl>
@@ -56,9 +76,7 @@ function Summary({ allocation, balance }: { allocation: AllocationSummary; balan
             <tbody>
               {strata.map((stratum) => (
                 <tr key={stratum}>
-                  <th scope="row" dir="ltr">
-                    {stratum}
-                  </th>
+                  <th scope="row">{stratumText(t, stratum)}</th>
                   {arms.map((arm) => (
                     <td key={arm}>{count(stratum, arm)}</td>
                   ))}
@@ -80,6 +98,7 @@ function ConfigureForm({ onDone }: { onDone(): void }) {
     { code: 'b', ratio: '1' },
   ]);
   const [factors, setFactors] = useState<AllocationFactor[]>([]);
+  const [genderSource, setGenderSource] = useState<GenderSource>('registration');
   const [table, setTable] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -91,7 +110,7 @@ function ConfigureForm({ onDone }: { onDone(): void }) {
     setError(null);
     setFieldErrors({});
     try {
-      await configureAllocation({ method, arms: arms.map((a) => ({ code: a.code.trim(), ratio: Number(a.ratio) })), factors, ...(method === 'table' ? { table } : {}) });
+      await configureAllocation({ method, arms: arms.map((a) => ({ code: a.code.trim(), ratio: Number(a.ratio) })), factors, ...(factors.includes('gender') ? { genderSource } : {}), ...(method === 'table' ? { table } : {}) });
       onDone();
     } catch (caught) {
       const apiError = caught as ApiError;
@@ -165,6 +184,16 @@ function ConfigureForm({ onDone }: { onDone(): void }) {
         ))}
         {fieldErrors.factors ? <p className="field__error">{t('trial.allocation.invalid.factors')}</p> : null}
       </fieldset>
+      {factors.includes('gender') ? (
+        <SelectField
+          label={t('careTeam.stratum.genderSource')}
+          hint={t('careTeam.stratum.genderSourceHint')}
+          name="genderSource"
+          value={genderSource}
+          onChange={(e) => setGenderSource(e.target.value as GenderSource)}
+          options={GENDER_SOURCES.map((source) => ({ value: source, label: t(`careTeam.stratum.sources.${source}`) }))}
+        />
+      ) : null}
       {method === 'table' ? (
         <>
           <TextArea label={t('trial.allocation.table')} hint={t('trial.allocation.tableHint')} name="table" dir="ltr" rows={6} value={table} onChange={(e) => setTable(e.target.value)} errors={fieldError('table')} />

@@ -130,12 +130,14 @@ function SessionForm({ caseId }: { caseId: string }) {
   );
 }
 
-/** Registration and the signed report disagree on gender: the stratum uses the registration. */
+/** The records disagree on gender: what each says, and which one the stratum uses (0216). */
 function genderMismatchText(t: TFunction, check: RandomizationCheck): string {
-  return t('careTeam.randomize.genderMismatch', {
-    registered: t(`gender.${check.registeredGender ?? 'unknown'}`, { defaultValue: check.registeredGender ?? '' }),
-    reported: t(`gender.${check.reportedGender ?? 'unknown'}`, { defaultValue: check.reportedGender ?? '' }),
-  });
+  const genders = check.genders ?? { registration: check.registeredGender, report: check.reportedGender };
+  const records = (Object.entries(genders) as [string, string | null | undefined][])
+    .filter(([, gender]) => gender)
+    .map(([source, gender]) => `${t(`careTeam.stratum.sources.${source}`)}: ${t(`gender.${gender!}`, { defaultValue: gender! })}`)
+    .join('; ');
+  return t('careTeam.stratum.mismatch', { records, source: t(`careTeam.stratum.sources.${check.genderSource ?? 'registration'}`) });
 }
 
 export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTherapist: boolean }) {

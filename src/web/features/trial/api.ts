@@ -6,7 +6,7 @@
  */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { ConsortFlow } from '../../../domain/consort';
-import type { AllocationFactor, AllocationMethod, Arm } from '../../../domain/randomization';
+import type { AllocationFactor, AllocationMethod, Arm, GenderSource } from '../../../domain/randomization';
 import { api, ApiError, readToken } from '../../api/client';
 import { graphql, request, type ResultOf } from '../../api/graphql';
 
@@ -22,7 +22,7 @@ export interface AllocationSummary {
   method: AllocationMethod;
   arms: Arm[];
   factors: AllocationFactor[];
-  settings: { blockMultiples?: number[]; probability?: number; tableRows?: number };
+  settings: { blockMultiples?: number[]; probability?: number; tableRows?: number; genderSource?: GenderSource };
   configuredAt: string;
   strata: number;
   draws: number;
@@ -47,6 +47,7 @@ export interface AllocationRequest {
   blockMultiples?: number[];
   probability?: number;
   table?: string;
+  genderSource?: GenderSource;
 }
 
 export function configureAllocation(body: AllocationRequest): Promise<{ tickets: number }> {
@@ -72,6 +73,9 @@ export interface RandomizationCheck {
   registeredGender: string | null;
   reportedGender: string | null;
   genderMismatch: boolean;
+  /** The record the stratum's gender comes from (0216), and what each record says. */
+  genderSource?: GenderSource;
+  genders?: Partial<Record<GenderSource, string | null>>;
 }
 
 export const caseTrialQuery = (caseId: string) =>
