@@ -5,12 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { REPO_ROOT, WEB_DIST } from '../paths';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const WEB_DIST = path.join(REPO_ROOT, 'dist/web');
+export { REPO_ROOT, WEB_DIST };
 const WEB_SOURCES = ['src/web', 'src/domain', 'vite.config.ts', 'package-lock.json'].map((p) => path.join(REPO_ROOT, p));
 
 export function webBuildExists(dist = WEB_DIST): boolean {
