@@ -38,7 +38,8 @@ export async function buildWeb(): Promise<void> {
   await build({ configFile: path.join(REPO_ROOT, 'vite.config.ts'), logLevel: 'warn' });
 }
 
-function wantsPage(request: FastifyRequest): boolean {
+/** A GET of a page of the web app (not the API, not a file). */
+export function wantsPage(request: FastifyRequest): boolean {
   const pathname = request.url.split('?')[0] ?? '';
   return request.method === 'GET' && !pathname.startsWith('/api/') && pathname !== '/api' && !/\.[a-z0-9]+$/i.test(pathname);
 }
