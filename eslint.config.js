@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', 'coverage/', 'scratch/', 'test-results/'] },
+  { ignores: ['node_modules/', 'data/', 'dist/', 'coverage/', 'scratch/', 'test-results/', 'dist-test-*/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -45,7 +45,8 @@ import { registerConsentRoutes } from './consent/routes';
 import { registerWithdrawalRoutes } from './withdrawal/routes';
 import { registerRetentionRoutes } from './retention/routes';
 import { startRetentionJob } from './retention/service';
-import { registerWebApp } from './web/static';
+import { registerWebApp, wantsPage } from './web/static';
+import { needsPlainHttpPage, plainHttpPage, upgradeOptions } from './http/plain-http';
 import { registerAccessLog } from './integrity/access-log';
 import { registerIntegrityRoutes } from './integrity/routes';
 import { registerGraphqlAccessLog } from './integrity/graphql-reads';
@@ -160,7 +161,8 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   app.decorate('databaseAvailability', availability);
 
   registerSecurityHeaders(app, {
-    contentSecurityPolicy: { directives: CSP_DIRECTIVES },
+    // The HTTPS upgrade and HSTS only when PUBLIC_URL is https (issue 28, http/plain-http.ts).
+    ...upgradeOptions(config.publicUrl, CSP_DIRECTIVES),
     crossOriginEmbedderPolicy: false,
   });
   await app.register(rateLimit, {
@@ -178,6 +180,10 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerAccessLog(app, db.pool);
   const serveApp = deps.serveWebApp === false ? undefined : await registerWebApp(app);
   app.setNotFoundHandler((request, reply) => {
+    if (wantsPage(request) && needsPlainHttpPage(request, config.publicUrl)) {
+      void reply.status(200).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(plainHttpPage(config.publicUrl, request.host));
+      return;
+    }
     if (serveApp?.(request, reply)) return;
     void reply.status(404).send({ error: 'not_found', message: `There is nothing at ${request.method} ${request.url.split('?')[0]}.` });
   });

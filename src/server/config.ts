@@ -7,6 +7,7 @@ import path from 'node:path';
 import { scheduleFromSettings, type MeasurementSchedule } from '../domain/measurements';
 import { MFA_ROLES, type MfaRole } from '../domain/signatures';
 import { parseTreatmentModules, type TreatmentModules } from '../domain/treatment-modules';
+import { repoPath } from './paths';
 
 export const SUPPORTED_LOCALES = ['ar', 'de', 'en'] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
@@ -275,7 +276,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     retentionCheckIntervalMs: intSetting(env, 'RETENTION_CHECK_INTERVAL_MS', nodeEnv === 'test' ? 0 : 3_600_000, 0),
     workflowMaxAttempts: intSetting(env, 'WORKFLOW_MAX_ATTEMPTS', 5, 1),
     workflowRetrySeconds: intSetting(env, 'WORKFLOW_RETRY_SECONDS', 30, 0),
-    workflowsDir: path.resolve(env.WORKFLOWS_DIR || path.join(import.meta.dirname, '../../workflows')),
+    workflowsDir: path.resolve(env.WORKFLOWS_DIR || repoPath('workflows')),
     measurementSchedule: scheduleFromSettings(env),
     missedInterviewLimit: intSetting(env, 'MISSED_INTERVIEW_LIMIT', 2, 1),
     safety: {
@@ -286,7 +287,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       onCallEmail: emailSetting(env, 'SAFETY_ON_CALL_EMAIL'),
       onCallLocale: localeSetting(env)[0]!,
     },
-    treatmentModules: treatmentModulesSetting(env, path.resolve(env.WORKFLOWS_DIR || path.join(import.meta.dirname, '../../workflows'))),
+    treatmentModules: treatmentModulesSetting(env, path.resolve(env.WORKFLOWS_DIR || repoPath('workflows'))),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 32) {
     throw new Error('Setting JWT_SECRET must be at least 32 characters long');

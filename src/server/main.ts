@@ -12,6 +12,7 @@ import { answerBackupRequests } from './ops/commands';
 import { createLogger } from './logger';
 import { seedDefaultPages } from './content/pages';
 import { buildWeb, webBuildExists, webBuildIsStale } from './web/static';
+import { COMPILED } from './paths';
 
 async function countCoordinators(db: Database): Promise<number> {
   const { rows } = await db.pool.query<{ n: number }>('select count(*) as n from app_public.users where is_coordinator_account');
@@ -37,10 +38,18 @@ async function main(): Promise<void> {
   const seeded = await seedDefaultPages(db.pool);
   if (seeded > 0) log.info({ pages: seeded }, 'default information pages added');
   // `npm start` on a fresh clone builds the web app once; in production a build must exist.
-  // `npm run dev` serves the web app through Vite instead (SANAD_SKIP_WEB_BUILD).
-  if (!process.env.SANAD_SKIP_WEB_BUILD && (config.env === 'production' ? !webBuildExists() : webBuildIsStale())) {
-    log.info('building the web app (dist/web)…');
-    await buildWeb();
+  // `npm run dev` serves the web app through Vite instead (SANAD_SKIP_WEB_BUILD). The compiled
+  // server (`npm run start:prod`) never builds: it runs without Vite, so `npm run build` made both.
+  if (!process.env.SANAD_SKIP_WEB_BUILD) {
+    if (COMPILED && !webBuildExists()) {
+      log.error('the web app is not built (dist/web): run `npm run build` before `npm run start:prod`');
+      await db.close();
+      process.exit(1);
+    }
+    if (!COMPILED && (config.env === 'production' ? !webBuildExists() : webBuildIsStale())) {
+      log.info('building the web app (dist/web)…');
+      await buildWeb();
+    }
   }
 
   const sanad: SanadApp = await buildApp({ config, db, logger: log });
@@ -89,7 +98,7 @@ async function main(): Promise<void> {
         '',
         'No coordinator account exists yet. To create the first one:',
         db.kind === 'pglite' ? '  1. stop this server (Ctrl+C): the embedded database admits one process at a time' : '',
-        '  npm run sanad -- create-user --username coordinator --email you@example.org --coordinator',
+        COMPILED ? '  node dist/server/cli.js create-user --username coordinator --email you@example.org --coordinator' : '  npm run sanad -- create-user --username coordinator --email you@example.org --coordinator',
         '  (it asks for a password, or reads it from SANAD_PASSWORD)',
         '',
       ]

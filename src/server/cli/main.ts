@@ -7,6 +7,7 @@
  * what they need: the account commands import the whole server (seed-demo builds the app),
  * which takes seconds to load that a restore in an emergency should not wait for.
  */
+import '../env-defaults';
 import { loadConfig, type Config } from '../config';
 import { isOpsCommand, runOpsCommand } from '../ops/commands';
 import { BackupError } from '../ops/backup';

@@ -5,15 +5,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { Config } from '../config';
 import { withOwner, withUser } from '../db/transaction';
 import { notFound } from '../http/errors';
+import { repoPath } from '../paths';
 
 export const PAGE_CODES = ['about', 'faq', 'privacy', 'imprint', 'downloads', 'conditionsTherapy', 'conditionsCounseling', 'interview'] as const;
-const PAGES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'pages');
+const PAGES_DIR = repoPath('src/server/content/pages');
 
 export interface DefaultPage {
   code: string;

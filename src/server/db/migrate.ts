@@ -7,10 +7,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { repoPath } from '../paths';
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../db/migrations');
+export const MIGRATIONS_DIR = repoPath('db/migrations');
 
 /** Arbitrary but fixed: the advisory lock key shared by every Sanad process. */
 const MIGRATION_LOCK_KEY = 727_001;

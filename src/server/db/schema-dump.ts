@@ -9,11 +9,10 @@
  * of another version may print some definitions differently (whitespace, casts), which is why the
  * test compares bytes on PGlite and object names on a server.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { repoPath } from '../paths';
 
-export const SCHEMA_SQL_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../db/schema.sql');
+export const SCHEMA_SQL_FILE = repoPath('db/schema.sql');
 
 export const DUMPED_SCHEMAS = ['app_public', 'app_hidden', 'app_private'] as const;
 

@@ -5,12 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { REPO_ROOT, WEB_DIST } from '../paths';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const WEB_DIST = path.join(REPO_ROOT, 'dist/web');
+export { REPO_ROOT, WEB_DIST };
 const WEB_SOURCES = ['src/web', 'src/domain', 'vite.config.ts', 'package-lock.json'].map((p) => path.join(REPO_ROOT, p));
 
 export function webBuildExists(dist = WEB_DIST): boolean {
@@ -39,7 +38,8 @@ export async function buildWeb(): Promise<void> {
   await build({ configFile: path.join(REPO_ROOT, 'vite.config.ts'), logLevel: 'warn' });
 }
 
-function wantsPage(request: FastifyRequest): boolean {
+/** A GET of a page of the web app (not the API, not a file). */
+export function wantsPage(request: FastifyRequest): boolean {
   const pathname = request.url.split('?')[0] ?? '';
   return request.method === 'GET' && !pathname.startsWith('/api/') && pathname !== '/api' && !/\.[a-z0-9]+$/i.test(pathname);
 }
