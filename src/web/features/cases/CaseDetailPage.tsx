@@ -8,7 +8,6 @@
  * a feature adds its section to the case page with one line there. Each section receives the
  * loaded case and reads whatever else it needs through its own feature's queries.
  */
-import { isolateIdent } from '../../../domain/bidi';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -167,7 +166,7 @@ export function CaseDetailPage() {
   const navigate = useNavigate();
   const { data: detail, error } = useQuery(caseDetailQuery(caseId));
 
-  const title = detail ? t('cases.caseTitle', { shortId: isolateIdent(detail.shortId) }) : t('nav.adminCase');
+  const title = detail ? t('cases.caseTitle', { shortId: detail.shortId }) : t('nav.adminCase');
   const openConversation = () => {
     session.setCurrentCase(caseId);
     void navigate(conversationPath(caseId));

@@ -3,7 +3,6 @@
  * newest first, filterable by table and operation. Who acted, when, and what changed; the
  * log never holds message subjects or bodies (0006-messages.sql redacts them).
  */
-import { isolateIdent } from '../../../domain/bidi';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -167,7 +166,7 @@ export function CaseLogPage() {
   const total = page?.totalCount ?? 0;
   const shown = page?.nodes.length ?? 0;
   return (
-    <Page title={page?.shortId ? t('caseLog.title', { shortId: isolateIdent(page.shortId) }) : t('nav.adminCaseLog')}>
+    <Page title={page?.shortId ? t('caseLog.title', { shortId: page.shortId }) : t('nav.adminCaseLog')}>
       <nav className="button-row toolbar" aria-label={t('cases.caseNavigation')}>
         <Link to={`/admin/cases/${caseId}`}>{t('caseLog.backToCase')}</Link>
         <Link to="/admin/cases">{t('cases.backToList')}</Link>
