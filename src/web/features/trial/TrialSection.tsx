@@ -6,6 +6,7 @@
 import { useSession } from '../../session/session';
 import { AllocationPanel } from './AllocationPanel';
 import { ConsortPanel } from './ConsortPanel';
+import { ContaminationPanel } from '../arms/ContaminationPanel';
 import { InvoicesPanel } from './InvoicesPanel';
 import { ScreeningRulePanel } from './ScreeningRulePanel';
 import './trial.css';
@@ -18,6 +19,7 @@ export function TrialSection() {
         <AllocationPanel />
         <ScreeningRulePanel />
         <ConsortPanel />
+        <ContaminationPanel />
         <InvoicesPanel />
       </div>
     );
