@@ -58,7 +58,7 @@ import type { FieldErrors } from '../domain/accounts';
 // Workflow engine (issue 6)
 import { WorkflowHost } from './workflow/host';
 import { safetyHandlers } from './safety/handlers';
-import { treatmentModuleHandlers } from './therapy/modules';
+import { treatmentModuleHandlers, syncArmWorksheets } from './therapy/modules';
 import { registerWorkflowRoutes } from './workflow/rest';
 import { startWorkflowScheduler, tick as workflowTick, type TickCounts } from './workflow/scheduler';
 import type { Clock } from './workflow/engine';
@@ -263,6 +263,8 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     retryBaseMs: config.workflowRetrySeconds * 1000,
   });
   await workflowHost.deployAll();
+  // Issue 27: each arm's worksheets, as configured, for the database's arm rule.
+  await syncArmWorksheets(db.pool, config.treatmentModules);
   // Issue 30: the access and account logs' monthly partitions, a year ahead.
   await db.pool.query('select app_hidden.ensure_log_partitions(12)');
   await registerWorkflowRoutes(app, db.pool, workflowHost);

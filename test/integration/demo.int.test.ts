@@ -109,3 +109,53 @@ describe('npm run demo', () => {
     expect(await count()).toBe(before);
   });
 });
+
+describe('npm run demo leaves every feature with data (issue 27 item 1)', () => {
+  const treated = () => seeded.filter((s) => s.flags.includes('patient'))[DEMO_STAGES.indexOf('treatment')]!;
+  const one = async (text: string, values: unknown[] = []) => (await t.database.db.pool.query(text, values)).rows;
+
+  it('leaves a signed report, a letter template and a sent letter from it, written by the therapist', async () => {
+    const caseId = treated().caseId;
+    expect(await one(`select state from app_public.interview_reports where case_id = $1`, [caseId])).toEqual([{ state: 'final' }]);
+    const therapist = seeded.find((s) => s.username === 'demo-therapist')!;
+    const coordinator = seeded.find((s) => s.username === 'demo-coordinator')!;
+    const letters = await one(
+      `select l.sender_id, l.published_at is not null as sent, t.editor_id, l.body from app_public.letters l join app_public.content_templates t on t.id = l.template_id where l.case_id = $1`,
+      [caseId],
+    );
+    expect(letters).toEqual([{ sender_id: therapist.id, sent: true, editor_id: coordinator.id, body: expect.stringMatching(/^Dear /) }]);
+    // the server filled the placeholders: the door the letter screen uses
+    expect(letters[0].body).not.toMatch(/\{\{/);
+  });
+
+  it('leaves crisis contacts, a worksheet of the arm sent by the patient with the therapist’s feedback, a suicide-risk call and an invoice item', async () => {
+    const caseId = treated().caseId;
+    expect((await one(`select 1 from app_public.content_templates where type = 'MESSAGE' and code = 'crisis_help'`)).length).toBe(3);
+    const patient = treated();
+    const [arm] = await one('select treatment from app_public.treatment_assignments where case_id = $1', [caseId]);
+    const sheets = await one('select worksheet from app_public.arm_worksheets where arm = $1 order by week', [arm.treatment]);
+    const sheet = sheets[0].worksheet as string;
+    expect(await one(`select submitter_id, published_at is not null as sent from app_public.${sheet} where case_id = $1`, [caseId])).toEqual([{ submitter_id: patient.id, sent: true }]);
+    const therapist = seeded.find((s) => s.username === 'demo-therapist')!;
+    expect(await one(`select worksheet, author_id, published_at is not null as sent from app_public.worksheet_feedback where case_id = $1`, [caseId])).toEqual([
+      { worksheet: sheet, author_id: therapist.id, sent: true },
+    ]);
+    expect(await one(`select user_id_caller, risk_of_suicide from app_public.case_suicide_calls where case_id = $1`, [caseId])).toEqual([{ user_id_caller: therapist.id, risk_of_suicide: 'low' }]);
+    const interviewer = seeded.find((s) => s.username === 'demo-interviewer')!;
+    expect(await one(`select user_id, invoice_type, has_taken_place from app_public.invoice_items where case_id = $1`, [caseId])).toEqual([
+      { user_id: interviewer.id, invoice_type: 'interview', has_taken_place: true },
+    ]);
+  });
+
+  it('went through the doors: every record was written as its person (the audit log names them), none by the owner', async () => {
+    const caseId = treated().caseId;
+    const rows = await one(
+      `select table_name, count(*) filter (where actor_id is null)::int as ownerless
+         from app_public.audit_log where case_id = $1 and table_name in ('letters', 'worksheet_feedback', 'case_suicide_calls', 'interview_reports')
+        group by table_name order by table_name`,
+      [caseId],
+    );
+    expect(rows.map((r) => r.table_name)).toEqual(['case_suicide_calls', 'interview_reports', 'letters', 'worksheet_feedback']);
+    expect(rows.every((r) => r.ownerless === 0), JSON.stringify(rows)).toBe(true);
+  });
+});

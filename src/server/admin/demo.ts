@@ -8,7 +8,9 @@
  */
 import { SIGNATURE_HEADER } from '../../domain/signatures';
 import { totpCode } from '../signing/totp';
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { isWorksheetCode, WORKSHEETS } from '../../domain/worksheets';
 import type { CaseRole } from '../../domain/roles';
 import { addMember, createCase, createUser, type AccountFlag } from './accounts';
 
@@ -231,6 +233,48 @@ export const DEMO_ACCEPTED_REPORT: Record<string, unknown> = {
   accepted_reason: 'ptsd',
 };
 
+/**
+ * What a clinic looks at in treatment (issue 27 item 1), each through the door its screen uses:
+ * a letter template (the coordinator's editor), a letter from it (the therapist, sent), the
+ * first worksheet of the patient's arm (sent by the patient) with the therapist's feedback, and a
+ * suicide-risk call. The signed report already held the interview (an invoice item), and the
+ * shipped crisis contacts (0121) are the crisis help the patient sees.
+ */
+async function seedTreatmentContent(demo: DemoSession, pool: pg.Pool, caseId: string, patient: string): Promise<void> {
+  const UPSERT = { prefer: 'resolution=merge-duplicates, return=representation' };
+  const template = (await demo.graphql(
+    'demo-coordinator',
+    'mutation DemoTemplate($t: ContentTemplateInput!) { createContentTemplate(input: { contentTemplate: $t }) { contentTemplate { id } } }',
+    { t: { type: 'LETTER', code: 'demoWeekOne', languageCode: 'en', title: 'After the first week', subject: 'Your first week, {{patient_alias}}', content: 'Dear {{patient_alias}},\n\nthank you for your first week of work. On {{date}} we look back at it together.\n\n{{therapist_alias}}' } },
+  )).createContentTemplate as { contentTemplate: { id: string } };
+  const letterId = randomUUID();
+  const [draft] = (await demo.call('POST', '/api/letters', 'demo-therapist', { id: letterId, case_id: caseId, template_id: template.contentTemplate.id }, UPSERT)) as { body: string; subject: string }[];
+  await demo.call('POST', '/api/letters', 'demo-therapist', { id: letterId, case_id: caseId, template_id: template.contentTemplate.id, body: draft!.body, subject: draft!.subject, published_at: new Date().toISOString() }, UPSERT);
+
+  const { rows } = await pool.query<{ worksheet: string }>(
+    `select w.worksheet from app_public.arm_worksheets w join app_public.treatment_assignments a on a.treatment = w.arm where a.case_id = $1 order by w.week limit 1`,
+    [caseId],
+  );
+  const sheet = rows[0]?.worksheet;
+  if (sheet && isWorksheetCode(sheet)) {
+    const definition = WORKSHEETS[sheet];
+    const entry: Record<string, unknown> = { id: randomUUID(), case_id: caseId, published_at: new Date().toISOString() };
+    for (const field of definition.fields) if (field.kind === 'text') entry[field.name] = DEMO_SHEET_TEXT;
+    await demo.call('POST', `/api/${sheet}`, patient, entry, UPSERT);
+    await demo.call('POST', '/api/worksheet_feedback', 'demo-therapist', {
+      id: randomUUID(), case_id: caseId, worksheet: sheet, worksheet_id: entry.id, published_at: new Date().toISOString(),
+      body: 'Thank you, this is a good start. Next week, try to write down one situation each day.',
+    }, UPSERT);
+  }
+  await demo.graphql(
+    'demo-therapist',
+    'mutation DemoCall($c: CaseSuicideCallInput!) { createCaseSuicideCall(input: { caseSuicideCall: $c }) { caseSuicideCall { id } } }',
+    { c: { caseId, patientReached: true, riskOfSuicide: 'low', suicideScore: 1, detailedDescription: 'Called after a difficult week; passive thoughts, no plan, agreed to write to the team if it gets worse.' } },
+  );
+}
+
+const DEMO_SHEET_TEXT = 'At the family dinner on Friday I thought everyone was judging me.';
+
 /** The demo trial's arms: two treatments in equal parts. */
 export const DEMO_ARMS = ['cbt', 'ipt'] as const;
 
@@ -315,6 +359,7 @@ export async function seedDemoActivity(app: DemoApp, pool: pg.Pool, seeded: read
       await app.tick();
       await demo.phq9(patient.username, caseId, 'pre', [3, 2, 2, 3, 1, 2, 2, 1, 1]);
       await demo.message('demo-therapist', caseId, 'Your first session', 'Your treatment starts now. Please answer the questionnaires before treatment first.', { toPatients: true });
+      await seedTreatmentContent(demo, pool, caseId, patient.username);
     }
     done.push(`${patient.username}: trial at ${stage}`);
   }

@@ -35,9 +35,10 @@ export const LETTERS = defineCollection({
   table: 'app_public.letters',
   columns: {
     id: 'uuid', case_id: 'uuid', sender_id: 'uuid', template_id: 'uuid', language_code: 'text', subject: 'text', body: 'text',
-    published_at: 'timestamptz', created_at: 'timestamptz', updated_at: 'timestamptz',
+    published_at: 'timestamptz', created_at: 'timestamptz', updated_at: 'timestamptz', out_of_arm_reason: 'text',
   },
-  writable: ['id', 'case_id', 'template_id', 'language_code', 'subject', 'body', 'published_at'],
+  // out_of_arm_reason: why a letter from another arm's template goes to this case (issue 27, 0220).
+  writable: ['id', 'case_id', 'template_id', 'language_code', 'subject', 'body', 'published_at', 'out_of_arm_reason'],
   conflictKey: ['id'],
   defaultOrder: [{ column: 'created_at', dir: 'desc' }, { column: 'id' }],
   methods: ['GET', 'POST', 'DELETE'],

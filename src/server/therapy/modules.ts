@@ -13,6 +13,8 @@
 import type { Config } from '../config';
 import { modulesOfArm, moduleDue } from '../../domain/treatment-modules';
 import type { Handler, HandlerRegistry } from '../workflow/handlers';
+import type pg from 'pg';
+import { withOwner } from '../db/transaction';
 
 export function treatmentModuleHandlers(modules: Config['treatmentModules']): HandlerRegistry {
   const treatmentModulesPlan: Handler = async ({ sql, caseId, variables, now }) => {
@@ -33,4 +35,21 @@ export function treatmentModuleHandlers(modules: Config['treatmentModules']): Ha
     await sql.query(`select app_hidden.notify_workflow($1, 'treatmentEnded')`, [caseId]);
   };
   return { treatmentModulesPlan, treatmentModulesEnd };
+}
+
+/**
+ * Issue 27 item 3: the database decides which worksheets a randomized patient may use, so it
+ * holds each arm's sheets (app_public.arm_worksheets). At start the configured modules replace
+ * the table's rows in one transaction, so the rule and the planned tasks never disagree.
+ */
+export async function syncArmWorksheets(pool: pg.Pool, modules: Config['treatmentModules']): Promise<void> {
+  const rows = Object.entries(modules).flatMap(([arm, list]) => list.map((m) => ({ arm, worksheet: m.worksheet, week: m.week })));
+  await withOwner(pool, async (sql) => {
+    await sql.query('delete from app_public.arm_worksheets');
+    await sql.query(
+      `insert into app_public.arm_worksheets (arm, worksheet, week)
+       select r.arm, r.worksheet, r.week from jsonb_to_recordset($1::jsonb) as r(arm text, worksheet text, week integer)`,
+      [JSON.stringify(rows)],
+    );
+  });
 }

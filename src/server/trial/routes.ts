@@ -349,6 +349,22 @@ export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool, host: W
     return sendCsv(reply, `sanad-participants-${day}.csv`, toCsv(PARTICIPANT_COLUMNS, participants.map(participantCells)));
   });
 
+  // Issue 27 item 3: every out-of-arm send with its reason, the contamination export (coordinators).
+  app.get('/api/trial/out-of-arm.csv', async (request, reply) => {
+    const rows = await run(pool, request, async (sql) => {
+      await requireCoordinator(sql, 'export the out-of-arm sends');
+      const result = await sql.query<{ case_id: string; arm: string; kind: string; content: string; reason: string; sent_at: string }>(
+        `select case_id, arm, kind, content, reason, to_char(sent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as sent_at
+           from app_public.out_of_arm_sends order by sent_at, id`,
+      );
+      return result.rows;
+    });
+    caseReadsOf(request).add('export', 'trial', [...new Set(rows.map((r) => r.case_id))]);
+    const day = new Date().toISOString().slice(0, 10);
+    const cells = rows.map((r): Cell[] => [r.case_id, r.arm, r.kind, r.content, r.reason, r.sent_at]);
+    return sendCsv(reply, `sanad-out-of-arm-${day}.csv`, toCsv(['case_id', 'arm', 'kind', 'content', 'reason', 'sent_at'], cells));
+  });
+
   app.get<{ Querystring: { year?: string; month?: string } }>('/api/trial/invoices', async (request) => {
     const { year, month } = period(request.query);
     return run(pool, request, async (sql) => {

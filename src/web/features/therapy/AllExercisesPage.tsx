@@ -14,6 +14,7 @@ import { Page, Spinner } from '../../ui/ui';
 import { asApiError } from '../../api/query';
 import { caseWorksheetsQuery, entriesWithFeedback, worksheetTasksQuery, type CaseWorksheets, type WorksheetTask } from './api';
 import { WorksheetForm } from './WorksheetForm';
+import { caseSheetsQuery } from '../arms/api';
 import { formatDate, StateBadge } from './WorksheetParts';
 import './therapy.css';
 
@@ -38,6 +39,8 @@ function Exercises({ caseId, userId }: { caseId: string; userId: string }) {
   const [params, setParams] = useSearchParams();
   const query = useQuery(caseWorksheetsQuery(caseId));
   const tasks = useQuery(worksheetTasksQuery(caseId));
+  // The database gives the patient their arm's sheets only (and those a therapist sent in).
+  const sheets = useQuery(caseSheetsQuery(caseId));
   const sheet = params.get('sheet');
   const entry = params.get('entry');
   if (isWorksheetCode(sheet) && entry && /^[0-9a-f-]{36}$/.test(entry)) {
@@ -48,8 +51,9 @@ function Exercises({ caseId, userId }: { caseId: string; userId: string }) {
       </>
     );
   }
-  if (query.error) return <ErrorAlert error={asApiError(query.error)} />;
-  if (query.isPending) return <Spinner />;
+  if (query.error || sheets.error) return <ErrorAlert error={asApiError(query.error ?? sheets.error)} />;
+  if (query.isPending || sheets.isPending) return <Spinner />;
+  const mine = new Map(sheets.data.map((s) => [s.worksheet, s]));
   const data = query.data;
   const states = statesOf(data);
   const answered = new Set(data.feedback.filter((f) => f.published_at).map((f) => f.worksheet_id));
@@ -59,13 +63,14 @@ function Exercises({ caseId, userId }: { caseId: string; userId: string }) {
     <>
       <ErrorAlert error={tasks.error ? asApiError(tasks.error) : null} />
       <ul className="therapy-sheets">
-        {assignedFirst(assigned).map((code) => (
+        {assignedFirst(assigned).filter((code) => mine.has(code)).map((code) => (
           <li key={code} className="therapy-sheet">
             <div className="therapy-sheet__head">
               <h2>{t(`therapy.sheet.${code}.title`)}</h2>
               <StateBadge state={states[code]} />
             </div>
             <AssignedLine task={assigned.get(code)} />
+            {mine.get(code)?.inArm === false ? <p className="therapy-assigned">{t('arms.sentByTherapist')}</p> : null}
             <p>{t(`therapy.sheet.${code}.intro`)}</p>
             {data.entries[code].length > 0 ? (
               <ul className="therapy-entries">

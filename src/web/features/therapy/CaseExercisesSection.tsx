@@ -17,11 +17,13 @@ import { useConfirm } from '../../ui/confirm';
 import { Spinner, TextArea } from '../../ui/ui';
 import { caseWorksheetsQuery, entriesWithFeedback, refetchAfterWorksheet, saveFeedback, worksheetTasksQuery, type CaseWorksheets, type Feedback, type WorksheetEntry, type WorksheetTask } from './api';
 import { assignedFirst } from './AllExercisesPage';
+import { OutOfArmSend } from '../arms/OutOfArmSend';
 import { EntryFields, FeedbackList, formatDate } from './WorksheetParts';
 import './therapy.css';
 
 export function CaseExercisesSection({ caseId }: { caseId: string }) {
   const { t } = useTranslation();
+  const { user } = useSession();
   const query = useQuery(caseWorksheetsQuery(caseId));
   const tasks = useQuery(worksheetTasksQuery(caseId));
   return (
@@ -35,6 +37,7 @@ export function CaseExercisesSection({ caseId }: { caseId: string }) {
       ) : (
         <Sheets caseId={caseId} data={query.data} tasks={tasks.data ?? []} />
       )}
+      {user?.is_therapist_account ? <OutOfArmSend caseId={caseId} /> : null}
     </section>
   );
 }

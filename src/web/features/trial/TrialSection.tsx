@@ -8,6 +8,7 @@ import { ConsentAdminPanel } from '../consent/ConsentAdminPanel';
 import { AllocationPanel } from './AllocationPanel';
 import { CommitmentPanel } from '../blinding/CommitmentPanel';
 import { ConsortPanel } from './ConsortPanel';
+import { ContaminationPanel } from '../arms/ContaminationPanel';
 import { InvoicesPanel } from './InvoicesPanel';
 import { ScreeningRulePanel } from './ScreeningRulePanel';
 import './trial.css';
@@ -22,6 +23,7 @@ export function TrialSection() {
         <ScreeningRulePanel />
         <ConsortPanel />
         <ConsentAdminPanel />
+        <ContaminationPanel />
         <InvoicesPanel />
       </div>
     );
