@@ -97,11 +97,14 @@ function TemplateEditor({ template, defaultType, onSaved, onOpenWording }: { tem
   const wording = wordingOf(draft);
   const save = useMutation({
     mutationFn: () => (wording ? saveWordingText({ ...wording, content: draft.content }) : saveTemplate(template?.id ?? null, draft)),
-    onSuccess: (saved) => {
+    // The list is fetched again before the editor reopens on the saved template, so it shows the
+    // saved fields at once (issue 26: a just-saved new template showed empty fields until reload).
+    onSuccess: async (saved) => {
+      await refetchAfterTemplate(client);
       setSavedNote(true);
       onSaved(saved.id);
     },
-    onSettled: () => refetchAfterTemplate(client),
+    onError: () => refetchAfterTemplate(client),
   });
   const dir = draft.languageCode === 'ar' ? 'rtl' : 'ltr';
   const checked = draft.type === 'LETTER' || draft.type === 'MESSAGE';
