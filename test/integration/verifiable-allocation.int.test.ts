@@ -236,6 +236,8 @@ describe('no read path reveals a future allocation', () => {
       'app_hidden.reveal_allocation(text)',
       'app_public.allocation_commitment()',
       'app_public.allocation_summary()',
+      // the arm codes only (the trial's public design), for the blinded assessor's guess (0241)
+      'app_public.blinding_guess_options()',
       'app_public.cases_randomization_check(app_public.cases)',
     ]);
   });
