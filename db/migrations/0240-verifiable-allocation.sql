@@ -83,7 +83,7 @@ begin
 end;
 $$;
 grant execute on function app_hidden.configure_committed_allocation(text, jsonb, text[], jsonb, text, jsonb, text, text) to sanad_user;
-revoke execute on function app_hidden.configure_allocation(text, jsonb, text[], jsonb, text, jsonb) from sanad_user;
+revoke execute on function app_hidden.configure_allocation(text, jsonb, text[], jsonb, text, jsonb) from sanad_user, public;
 
 -- Go-live: a coordinator fixes the allocation so the commitment can be published.
 create function app_hidden.fix_allocation() returns void
