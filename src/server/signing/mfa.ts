@@ -102,7 +102,7 @@ export async function confirmEnrolment(sql: Sql, userId: string, code: unknown, 
   if (!pending || pending.confirmed_at) throw conflict('mfa_not_pending', 'Begin the set-up first: scan the code in your authenticator app.');
   const step = typeof code === 'string' ? matchTotp(pending.secret, code.trim().replace(/\s/g, ''), nowMs) : null;
   if (step === null) {
-    await appendAccountEvent(sql, { event: 'mfa_failed', userId, detail: { purpose: 'enrolment' }, address });
+    // Logged by the route after this transaction rolled back (recordAccountEvent).
     throw new HttpError(400, 'mfa_code_invalid', 'The code is not right. Enter the current 6-digit code of your authenticator app.');
   }
   await sql.query('update app_private.staff_mfa set confirmed_at = now(), last_step = $2 where user_id = $1', [userId, step.toString()]);

@@ -12,7 +12,8 @@ import type pg from 'pg';
 import type { MfaRole } from '../../domain/signatures';
 import type { SignInThrottling } from '../auth/throttle';
 import { withOwner, withOwnerAs, withUser } from '../db/transaction';
-import { badRequest, unauthorized } from '../http/errors';
+import { HttpError, badRequest, unauthorized } from '../http/errors';
+import { recordAccountEvent } from '../integrity/account-log';
 import { beginEnrolment, confirmEnrolment, mfaState, resetSecondFactor } from './mfa';
 import { issueSigningToken } from './service';
 
@@ -88,7 +89,15 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
   app.post('/api/auth/mfa/enrolment/confirm', async (request) => {
     const userId = userOf(request);
     const { code } = bodyOf(request);
-    return withOwnerAs(pool, userId, (sql) => confirmEnrolment(sql, userId, code, Date.now(), request.ip));
+    try {
+      return await withOwnerAs(pool, userId, (sql) => confirmEnrolment(sql, userId, code, Date.now(), request.ip));
+    } catch (error) {
+      // A wrong first code is an account event; its own transaction, since the enrolment's rolled back.
+      if (error instanceof HttpError && error.code === 'mfa_code_invalid') {
+        await recordAccountEvent(pool, { event: 'mfa_failed', userId, detail: { purpose: 'enrolment' }, address: request.ip });
+      }
+      throw error;
+    }
   });
 
   app.post('/api/auth/mfa/reset', async (request, reply) => {
