@@ -668,8 +668,16 @@ create table app_private.allocation_config (
   seed text not null,
   configured_by uuid,
   configured_at timestamp with time zone default now() not null,
+  commitment text,
+  parameters_text text,
+  fixed_at timestamp with time zone,
+  fixed_by uuid,
+  revealed_at timestamp with time zone,
+  revealed_by uuid,
   constraint allocation_config_configured_by_fkey FOREIGN KEY (configured_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint allocation_config_fixed_by_fkey FOREIGN KEY (fixed_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
   constraint allocation_config_pkey PRIMARY KEY (singleton),
+  constraint allocation_config_revealed_by_fkey FOREIGN KEY (revealed_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
   constraint allocation_config_single CHECK (singleton),
   constraint allocation_method_known CHECK ((method = ANY (ARRAY['blocks'::text, 'minimization'::text, 'table'::text])))
 );
@@ -698,6 +706,16 @@ create table app_private.allocation_tickets (
 );
 alter table app_private.allocation_tickets enable row level security;
 
+-- table: app_private.audit_redactions
+create table app_private.audit_redactions (
+  audit_id bigint not null,
+  row_hash text not null,
+  redacted_at timestamp with time zone default now() not null,
+  erasure_id uuid not null,
+  constraint audit_redactions_pkey PRIMARY KEY (audit_id)
+);
+alter table app_private.audit_redactions enable row level security;
+
 -- table: app_private.case_inbox
 create table app_private.case_inbox (
   user_id uuid not null,
@@ -722,6 +740,14 @@ create table app_private.hashed_email_validity (
   constraint hashed_email_validity_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE SET NULL
 );
 alter table app_private.hashed_email_validity enable row level security;
+
+-- table: app_private.identifying_fields
+create table app_private.identifying_fields (
+  table_name text not null,
+  column_name text not null,
+  constraint identifying_fields_pkey PRIMARY KEY (table_name, column_name)
+);
+alter table app_private.identifying_fields enable row level security;
 
 -- table: app_private.interview_mail_queue
 create table app_private.interview_mail_queue (
@@ -791,6 +817,16 @@ create table app_private.measurement_completions (
   constraint measurement_completions_time_known CHECK ((time_of_measurement = ANY (ARRAY['screening'::text, 'pre'::text, 'post'::text, 'fu1'::text, 'fu2'::text])))
 );
 alter table app_private.measurement_completions enable row level security;
+
+-- table: app_private.mfa_recovery_codes
+create table app_private.mfa_recovery_codes (
+  user_id uuid not null,
+  code_hash text not null,
+  used_at timestamp with time zone,
+  constraint mfa_recovery_codes_pkey PRIMARY KEY (user_id, code_hash),
+  constraint mfa_recovery_codes_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+alter table app_private.mfa_recovery_codes enable row level security;
 
 -- table: app_private.notification_log
 create table app_private.notification_log (
@@ -874,6 +910,30 @@ create table app_private.sign_in_failures (
 );
 alter table app_private.sign_in_failures enable row level security;
 
+-- table: app_private.signed_contents
+create table app_private.signed_contents (
+  signature_id uuid not null,
+  content text not null,
+  constraint signed_contents_pkey PRIMARY KEY (signature_id),
+  constraint signed_contents_signature_id_fkey FOREIGN KEY (signature_id) REFERENCES app_public.signatures(id)
+);
+alter table app_private.signed_contents enable row level security;
+
+-- table: app_private.signing_tokens
+create table app_private.signing_tokens (
+  token_hash text not null,
+  user_id uuid not null,
+  act text not null,
+  record_id uuid not null,
+  factors text[] not null,
+  created_at timestamp with time zone default now() not null,
+  expires_at timestamp with time zone not null,
+  used_at timestamp with time zone,
+  constraint signing_tokens_pkey PRIMARY KEY (token_hash),
+  constraint signing_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+alter table app_private.signing_tokens enable row level security;
+
 -- table: app_private.staff_account_changes
 create table app_private.staff_account_changes (
   id uuid default gen_random_uuid() not null,
@@ -892,6 +952,18 @@ create table app_private.staff_account_changes (
 );
 alter table app_private.staff_account_changes enable row level security;
 comment on table app_private.staff_account_changes is 'Who changed which staff account, when, with the roles and disabled state before and after.';
+
+-- table: app_private.staff_mfa
+create table app_private.staff_mfa (
+  user_id uuid not null,
+  secret text not null,
+  created_at timestamp with time zone default now() not null,
+  confirmed_at timestamp with time zone,
+  last_step bigint default 0 not null,
+  constraint staff_mfa_pkey PRIMARY KEY (user_id),
+  constraint staff_mfa_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+alter table app_private.staff_mfa enable row level security;
 
 -- table: app_private.user_secrets
 create table app_private.user_secrets (
@@ -1041,6 +1113,35 @@ alter table app_public.account_log enable row level security;
 comment on table app_public.account_log is 'Append-only log of account events: creation, role and flag changes, sign-ins, password and second-factor changes.';
 grant select on table app_public.account_log to sanad_user;
 
+-- table: app_public.arm_worksheets
+create table app_public.arm_worksheets (
+  arm text not null,
+  worksheet text not null,
+  week integer not null,
+  constraint arm_length CHECK (((length(arm) >= 1) AND (length(arm) <= 64))),
+  constraint arm_worksheets_pkey PRIMARY KEY (arm, worksheet),
+  constraint week_range CHECK (((week >= 1) AND (week <= 104))),
+  constraint worksheet_known CHECK ((worksheet = ANY (ARRAY['ipt_conflicts'::text, 'ipt_relationships'::text, 'ipt_situations'::text, 'cbt_activities'::text, 'cbt_reframings'::text, 'cbt_thoughts'::text])))
+);
+alter table app_public.arm_worksheets enable row level security;
+comment on table app_public.arm_worksheets is 'The worksheets each treatment arm owns (its treatment modules, from the TREATMENT_MODULES configuration), with the week each is due.';
+grant select on table app_public.arm_worksheets to sanad_user;
+
+-- table: app_public.assessor_assignments
+create table app_public.assessor_assignments (
+  case_id uuid not null,
+  assessor_id uuid not null,
+  assigned_by uuid,
+  assigned_at timestamp with time zone default now() not null,
+  constraint assessor_assignments_assessor_id_fkey FOREIGN KEY (assessor_id) REFERENCES app_public.users(id) ON DELETE CASCADE,
+  constraint assessor_assignments_assigned_by_fkey FOREIGN KEY (assigned_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint assessor_assignments_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
+  constraint assessor_assignments_pkey PRIMARY KEY (case_id, assessor_id)
+);
+alter table app_public.assessor_assignments enable row level security;
+comment on table app_public.assessor_assignments is 'Which blinded assessor assesses which case; set by coordinators.';
+grant select on table app_public.assessor_assignments to sanad_user;
+
 -- table: app_public.audit_log
 create table app_public.audit_log (
   id bigint generated always as identity not null,
@@ -1140,6 +1241,113 @@ grant select (band, complete, diagnoses, flags, subscales, total) on table app_p
 grant select (case_id, created_at, id, item1, item10, item11, item12, item13, item14, item15, item16, item17, item18, item19, item2, item20, item21, item3, item4, item5, item6, item7, item8, item9, submitter_id, time_of_measurement, updated_at) on table app_public.bdi2 to sanad_user;
 grant update (band, complete, diagnoses, flags, subscales, total) on table app_public.bdi2 to sanad_scorer;
 grant update (case_id, item1, item10, item11, item12, item13, item14, item15, item16, item17, item18, item19, item2, item20, item21, item3, item4, item5, item6, item7, item8, item9, time_of_measurement) on table app_public.bdi2 to sanad_user;
+
+-- table: app_public.blinded_assessments
+create table app_public.blinded_assessments (
+  id uuid default gen_random_uuid() not null,
+  case_id uuid not null,
+  assessor_id uuid,
+  time_of_measurement text not null,
+  ptsd_severity integer,
+  depression_severity integer,
+  notes text,
+  assessed_at timestamp with time zone default now() not null,
+  constraint blinded_assessment_depression_range CHECK (((depression_severity >= 0) AND (depression_severity <= 60))),
+  constraint blinded_assessment_filled CHECK (((ptsd_severity IS NOT NULL) OR (depression_severity IS NOT NULL))),
+  constraint blinded_assessment_notes_length CHECK ((length(notes) <= 4000)),
+  constraint blinded_assessment_one_per_time UNIQUE (case_id, time_of_measurement),
+  constraint blinded_assessment_ptsd_range CHECK (((ptsd_severity >= 0) AND (ptsd_severity <= 80))),
+  constraint blinded_assessment_time_known CHECK ((time_of_measurement = ANY (ARRAY['post'::text, 'fu1'::text, 'fu2'::text]))),
+  constraint blinded_assessments_assessor_id_fkey FOREIGN KEY (assessor_id) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint blinded_assessments_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
+  constraint blinded_assessments_pkey PRIMARY KEY (id)
+);
+alter table app_public.blinded_assessments enable row level security;
+comment on table app_public.blinded_assessments is 'Post and follow-up assessments entered by a blinded assessor.';
+grant select on table app_public.blinded_assessments to sanad_user;
+
+-- table: app_public.blinding_guesses
+create table app_public.blinding_guesses (
+  case_id uuid not null,
+  assessor_id uuid not null,
+  guess text not null,
+  guessed_at timestamp with time zone default now() not null,
+  constraint blinding_guess_format CHECK ((guess ~ '^[a-z][a-z0-9_-]{0,31}$'::text)),
+  constraint blinding_guess_one_per_time PRIMARY KEY (case_id, assessor_id),
+  constraint blinding_guesses_assessor_id_fkey FOREIGN KEY (assessor_id) REFERENCES app_public.users(id) ON DELETE CASCADE,
+  constraint blinding_guesses_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE
+);
+alter table app_public.blinding_guesses enable row level security;
+comment on table app_public.blinding_guesses is 'The arm a blinded assessor guessed after the post assessment (for the blinding index).';
+grant select on table app_public.blinding_guesses to sanad_user;
+
+-- table: app_public.case_anonymizations
+create table app_public.case_anonymizations (
+  case_id uuid not null,
+  requested_at timestamp with time zone default now() not null,
+  erased_at timestamp with time zone,
+  constraint case_anonymizations_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
+  constraint case_anonymizations_pkey PRIMARY KEY (case_id)
+);
+alter table app_public.case_anonymizations enable row level security;
+comment on table app_public.case_anonymizations is 'Cases set to the stage anonymization: when, and when their identifiers were erased.';
+grant select on table app_public.case_anonymizations to sanad_user;
+
+-- table: app_public.case_consents
+create table app_public.case_consents (
+  id uuid default gen_random_uuid() not null,
+  case_id uuid not null,
+  user_id uuid not null,
+  version_id uuid not null,
+  version integer not null,
+  language_code text not null,
+  title text not null,
+  body text not null,
+  agreed_at timestamp with time zone default now() not null,
+  identity_method text not null,
+  identity_confirmed_at timestamp with time zone,
+  constraint case_consents_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
+  constraint case_consents_identity_method_known CHECK ((identity_method = ANY (ARRAY['email_link'::text, 'typed_username'::text, 'password'::text]))),
+  constraint case_consents_pkey PRIMARY KEY (id),
+  constraint case_consents_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE,
+  constraint case_consents_version_id_fkey FOREIGN KEY (version_id) REFERENCES app_public.consent_versions(id)
+);
+alter table app_public.case_consents enable row level security;
+comment on table app_public.case_consents is 'What a patient agreed to: version, language, text, time and identity confirmation.';
+grant select on table app_public.case_consents to sanad_user;
+
+-- table: app_public.case_erasures
+create table app_public.case_erasures (
+  id uuid default gen_random_uuid() not null,
+  case_id uuid not null,
+  erased_at timestamp with time zone default now() not null,
+  erased_by uuid,
+  report jsonb not null,
+  cause text not null,
+  constraint case_erasures_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
+  constraint case_erasures_cause_known CHECK ((cause = ANY (ARRAY['withdrawal'::text, 'anonymization'::text]))),
+  constraint case_erasures_erased_by_fkey FOREIGN KEY (erased_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint case_erasures_pkey PRIMARY KEY (id),
+  constraint case_erasures_report_object CHECK ((jsonb_typeof(report) = 'object'::text))
+);
+alter table app_public.case_erasures enable row level security;
+comment on table app_public.case_erasures is 'Each erasure of a case''s identifiers: when, by whom, why, and how many fields.';
+grant select on table app_public.case_erasures to sanad_user;
+
+-- table: app_public.case_legal_holds
+create table app_public.case_legal_holds (
+  case_id uuid not null,
+  reason text not null,
+  set_by uuid,
+  set_at timestamp with time zone default now() not null,
+  constraint case_legal_holds_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
+  constraint case_legal_holds_pkey PRIMARY KEY (case_id),
+  constraint case_legal_holds_reason_length CHECK (((length(btrim(reason)) >= 1) AND (length(btrim(reason)) <= 2000))),
+  constraint case_legal_holds_set_by_fkey FOREIGN KEY (set_by) REFERENCES app_public.users(id) ON DELETE SET NULL
+);
+alter table app_public.case_legal_holds enable row level security;
+comment on table app_public.case_legal_holds is 'A case whose data must be kept (a legal obligation): erasure is refused while it holds.';
+grant select on table app_public.case_legal_holds to sanad_user;
 
 -- table: app_public.case_members
 create table app_public.case_members (
@@ -1246,6 +1454,25 @@ comment on column app_public.case_suicide_calls.safety_signal_id is 'The risk si
 grant select on table app_public.case_suicide_calls to sanad_user;
 grant insert (call_date, case_id, detailed_description, exclude_patient, exclusion_reason, follow_up_contact, follow_up_date, follow_up_description, inform_coordinator, patient_reached, risk_of_suicide, safety_signal_id, suicide_score) on table app_public.case_suicide_calls to sanad_user;
 grant update (call_date, coordinator_contact_date, detailed_description, exclude_patient, exclusion_reason, follow_up_contact, follow_up_date, follow_up_description, inform_coordinator, patient_reached, risk_of_suicide, suicide_score, user_id_coordinator) on table app_public.case_suicide_calls to sanad_user;
+
+-- table: app_public.case_withdrawals
+create table app_public.case_withdrawals (
+  id uuid default gen_random_uuid() not null,
+  case_id uuid not null,
+  level text not null,
+  reason text not null,
+  decided_by uuid,
+  decided_at timestamp with time zone default now() not null,
+  constraint case_withdrawals_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
+  constraint case_withdrawals_decided_by_fkey FOREIGN KEY (decided_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint case_withdrawals_level_known CHECK ((level = ANY (ARRAY['stop_contact'::text, 'stop_data'::text, 'erasure'::text]))),
+  constraint case_withdrawals_level_one_per_case UNIQUE (case_id, level),
+  constraint case_withdrawals_pkey PRIMARY KEY (id),
+  constraint case_withdrawals_reason_length CHECK (((length(btrim(reason)) >= 1) AND (length(btrim(reason)) <= 2000)))
+);
+alter table app_public.case_withdrawals enable row level security;
+comment on table app_public.case_withdrawals is 'A participant''s withdrawal of consent, by level, with the coordinator''s reason.';
+grant select on table app_public.case_withdrawals to sanad_user;
 
 -- table: app_public.cases
 create table app_public.cases (
@@ -1441,6 +1668,71 @@ grant select (band, complete, diagnoses, flags, subscales, total) on table app_p
 grant select (case_id, comment, created_at, id, submitter_id, time_of_measurement, updated_at) on table app_public.comment to sanad_user;
 grant update (band, complete, diagnoses, flags, subscales, total) on table app_public.comment to sanad_scorer;
 grant update (case_id, comment, time_of_measurement) on table app_public.comment to sanad_user;
+
+-- table: app_public.consent_requests
+create table app_public.consent_requests (
+  id uuid default gen_random_uuid() not null,
+  case_id uuid not null,
+  version_id uuid not null,
+  requested_at timestamp with time zone default now() not null,
+  answered_at timestamp with time zone,
+  answered_by_consent uuid,
+  constraint consent_requests_answered_by_consent_fkey FOREIGN KEY (answered_by_consent) REFERENCES app_public.case_consents(id) ON DELETE SET NULL,
+  constraint consent_requests_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
+  constraint consent_requests_case_version_key UNIQUE (case_id, version_id),
+  constraint consent_requests_pkey PRIMARY KEY (id),
+  constraint consent_requests_version_id_fkey FOREIGN KEY (version_id) REFERENCES app_public.consent_versions(id)
+);
+alter table app_public.consent_requests enable row level security;
+comment on table app_public.consent_requests is 'A participant asked to consent again after a major amendment; open until answered.';
+grant select on table app_public.consent_requests to sanad_user;
+
+-- table: app_public.consent_texts
+create table app_public.consent_texts (
+  version_id uuid not null,
+  language_code text not null,
+  title text not null,
+  body text not null,
+  editor_id uuid,
+  updated_at timestamp with time zone default now() not null,
+  constraint consent_texts_body_length CHECK (((length(btrim(body)) >= 1) AND (length(btrim(body)) <= 100000))),
+  constraint consent_texts_editor_id_fkey FOREIGN KEY (editor_id) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint consent_texts_language_known CHECK ((language_code = ANY (ARRAY['ar'::text, 'de'::text, 'en'::text]))),
+  constraint consent_texts_pkey PRIMARY KEY (version_id, language_code),
+  constraint consent_texts_title_length CHECK (((length(btrim(title)) >= 1) AND (length(btrim(title)) <= 200))),
+  constraint consent_texts_version_id_fkey FOREIGN KEY (version_id) REFERENCES app_public.consent_versions(id) ON DELETE CASCADE
+);
+alter table app_public.consent_texts enable row level security;
+comment on table app_public.consent_texts is 'The consent document of a version in one language.';
+grant select on table app_public.consent_texts to sanad_anonymous;
+grant delete, select on table app_public.consent_texts to sanad_user;
+grant insert (body, language_code, title, version_id) on table app_public.consent_texts to sanad_user;
+grant update (body, title) on table app_public.consent_texts to sanad_user;
+
+-- table: app_public.consent_versions
+create table app_public.consent_versions (
+  id uuid default gen_random_uuid() not null,
+  version integer not null,
+  status text default 'draft'::text not null,
+  major boolean default false not null,
+  change_note text,
+  created_by uuid,
+  created_at timestamp with time zone default now() not null,
+  published_by uuid,
+  published_at timestamp with time zone,
+  constraint consent_versions_change_note_length CHECK (((length(change_note) >= 1) AND (length(change_note) <= 2000))),
+  constraint consent_versions_created_by_fkey FOREIGN KEY (created_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint consent_versions_pkey PRIMARY KEY (id),
+  constraint consent_versions_published_by_fkey FOREIGN KEY (published_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint consent_versions_published_format CHECK (((status = 'published'::text) = (published_at IS NOT NULL))),
+  constraint consent_versions_status_known CHECK ((status = ANY (ARRAY['draft'::text, 'published'::text]))),
+  constraint consent_versions_version_key UNIQUE (version),
+  constraint consent_versions_version_range CHECK (((version >= 1) AND (version <= 100000)))
+);
+alter table app_public.consent_versions enable row level security;
+comment on table app_public.consent_versions is 'Versions of the consent document; a published version is final.';
+grant select on table app_public.consent_versions to sanad_anonymous;
+grant select on table app_public.consent_versions to sanad_user;
 
 -- table: app_public.content_template_versions
 create table app_public.content_template_versions (
@@ -2855,21 +3147,24 @@ create table app_public.letters (
   published_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  out_of_arm_reason text,
   constraint body_length CHECK ((length(body) <= 50000)),
   constraint language_known CHECK ((language_code = ANY (ARRAY['ar'::text, 'de'::text, 'en'::text]))),
   constraint letters_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
   constraint letters_pkey PRIMARY KEY (id),
   constraint letters_sender_id_fkey FOREIGN KEY (sender_id) REFERENCES app_public.users(id) ON DELETE SET NULL,
   constraint letters_template_id_fkey FOREIGN KEY (template_id) REFERENCES app_public.content_templates(id) ON DELETE SET NULL,
+  constraint out_of_arm_reason_length CHECK ((length(out_of_arm_reason) <= 2000)),
   constraint sent_is_filled CHECK (((published_at IS NULL) OR (length(btrim(body)) > 0))),
   constraint subject_length CHECK ((length(subject) <= 300))
 );
 alter table app_public.letters enable row level security;
 comment on table app_public.letters is 'A letter from a therapist to the patient of a case. A draft while published_at is empty; unchangeable once sent.';
 comment on column app_public.letters.published_at is 'When the letter was sent (set by the server); empty for a draft.';
+comment on column app_public.letters.out_of_arm_reason is 'Why a letter from another arm''s template was sent to this case (required for such a letter; recorded as contamination).';
 grant delete, select on table app_public.letters to sanad_user;
-grant insert (body, case_id, id, language_code, published_at, subject, template_id) on table app_public.letters to sanad_user;
-grant update (body, case_id, language_code, published_at, subject, template_id) on table app_public.letters to sanad_user;
+grant insert (body, case_id, id, language_code, out_of_arm_reason, published_at, subject, template_id) on table app_public.letters to sanad_user;
+grant update (body, case_id, language_code, out_of_arm_reason, published_at, subject, template_id) on table app_public.letters to sanad_user;
 
 -- table: app_public.lsas
 create table app_public.lsas (
@@ -3076,6 +3371,27 @@ grant select (band, complete, diagnoses, flags, subscales, total) on table app_p
 grant select (case_id, created_at, id, item1, item10, item11, item12, item2, item3, item4, item5, item6, item7, item8, item9, submitter_id, time_of_measurement, updated_at) on table app_public.mspss to sanad_user;
 grant update (band, complete, diagnoses, flags, subscales, total) on table app_public.mspss to sanad_scorer;
 grant update (case_id, item1, item10, item11, item12, item2, item3, item4, item5, item6, item7, item8, item9, time_of_measurement) on table app_public.mspss to sanad_user;
+
+-- table: app_public.out_of_arm_sends
+create table app_public.out_of_arm_sends (
+  id uuid default gen_random_uuid() not null,
+  case_id uuid not null,
+  arm text not null,
+  kind text not null,
+  content text not null,
+  reason text not null,
+  sent_by uuid,
+  sent_at timestamp with time zone default now() not null,
+  constraint content_length CHECK (((length(content) >= 1) AND (length(content) <= 200))),
+  constraint kind_known CHECK ((kind = ANY (ARRAY['worksheet'::text, 'letter'::text]))),
+  constraint out_of_arm_sends_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
+  constraint out_of_arm_sends_pkey PRIMARY KEY (id),
+  constraint out_of_arm_sends_sent_by_fkey FOREIGN KEY (sent_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint reason_length CHECK (((length(btrim(reason)) >= 1) AND (length(btrim(reason)) <= 2000)))
+);
+alter table app_public.out_of_arm_sends enable row level security;
+comment on table app_public.out_of_arm_sends is 'Content sent to a patient from outside the case''s treatment arm, with the therapist''s reason (the contamination record, counted per arm).';
+grant select on table app_public.out_of_arm_sends to sanad_user;
 
 -- table: app_public.pathev
 create table app_public.pathev (
@@ -3449,6 +3765,34 @@ grant select (case_id, created_at, id, item1, item10, item11, item12, item13, it
 grant update (band, complete, diagnoses, flags, subscales, total) on table app_public.pmbs to sanad_scorer;
 grant update (case_id, item1, item10, item11, item12, item13, item14, item15, item2, item3, item4, item5, item6, item7, item8, item9, time_of_measurement) on table app_public.pmbs to sanad_user;
 
+-- table: app_public.retention_runs
+create table app_public.retention_runs (
+  id uuid default gen_random_uuid() not null,
+  ran_at timestamp with time zone default now() not null,
+  performed boolean not null,
+  report jsonb not null,
+  constraint retention_runs_pkey PRIMARY KEY (id),
+  constraint retention_runs_report_object CHECK ((jsonb_typeof(report) = 'array'::text))
+);
+alter table app_public.retention_runs enable row level security;
+comment on table app_public.retention_runs is 'Every run of the retention job: the report of what was due, and whether it was done.';
+grant select on table app_public.retention_runs to sanad_user;
+
+-- table: app_public.retention_settings
+create table app_public.retention_settings (
+  record_kind text not null,
+  keep_days integer,
+  updated_by uuid,
+  updated_at timestamp with time zone default now() not null,
+  constraint retention_settings_keep_days_range CHECK (((keep_days >= 0) AND (keep_days <= 36500))),
+  constraint retention_settings_pkey PRIMARY KEY (record_kind),
+  constraint retention_settings_record_kind_known CHECK ((record_kind = ANY (ARRAY['anonymized_case_identifiers'::text, 'notification_log'::text, 'expired_tokens'::text]))),
+  constraint retention_settings_updated_by_fkey FOREIGN KEY (updated_by) REFERENCES app_public.users(id) ON DELETE SET NULL
+);
+alter table app_public.retention_settings enable row level security;
+comment on table app_public.retention_settings is 'How long each kind of record is kept, in days (null: kept for ever).';
+grant select on table app_public.retention_settings to sanad_user;
+
 -- table: app_public.safety_signals
 create table app_public.safety_signals (
   id uuid default gen_random_uuid() not null,
@@ -3639,6 +3983,35 @@ grant select (band, complete, diagnoses, flags, subscales, total) on table app_p
 grant select (case_id, created_at, id, item1, item10, item11, item12, item13, item14, item15, item16, item17, item18, item19, item2, item20, item21, item3, item4, item5, item6, item7, item8, item9, submitter_id, time_of_measurement, updated_at) on table app_public.sewip to sanad_user;
 grant update (band, complete, diagnoses, flags, subscales, total) on table app_public.sewip to sanad_scorer;
 grant update (case_id, item1, item10, item11, item12, item13, item14, item15, item16, item17, item18, item19, item2, item20, item21, item3, item4, item5, item6, item7, item8, item9, time_of_measurement) on table app_public.sewip to sanad_user;
+
+-- table: app_public.signatures
+create table app_public.signatures (
+  id uuid default gen_random_uuid() not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  signer_id uuid not null,
+  printed_name text not null,
+  act text not null,
+  meaning text not null,
+  case_id uuid not null,
+  record_kind text not null,
+  record_id uuid not null,
+  content_hash text not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint signatures_act_known CHECK ((act = ANY (ARRAY['report_sign'::text, 'report_amend'::text, 'rule_override'::text, 'randomize'::text, 'exclude'::text, 'safety_close'::text]))),
+  constraint signatures_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id),
+  constraint signatures_content_hash_format CHECK ((content_hash ~ '^[0-9a-f]{64}$'::text)),
+  constraint signatures_meaning_known CHECK ((meaning = ANY (ARRAY['eligibility_decision'::text, 'report_correction'::text, 'rule_override'::text, 'allocation'::text, 'exclusion_decision'::text, 'safety_review'::text]))),
+  constraint signatures_pkey PRIMARY KEY (id),
+  constraint signatures_printed_name_length CHECK (((length(printed_name) >= 1) AND (length(printed_name) <= 200))),
+  constraint signatures_record_kind_known CHECK ((record_kind = ANY (ARRAY['interview_report'::text, 'case'::text, 'workflow_task'::text]))),
+  constraint signatures_signer_id_fkey FOREIGN KEY (signer_id) REFERENCES app_public.users(id)
+);
+alter table app_public.signatures enable row level security;
+comment on table app_public.signatures is 'Append-only signature manifests: who signed which record, when (UTC), with which meaning, and the hash of what was signed.';
+grant select on table app_public.signatures to sanad_user;
 
 -- table: app_public.taq
 create table app_public.taq (
@@ -3918,6 +4291,7 @@ create table app_public.treatment_assignments (
   method text not null,
   assigned_at timestamp with time zone default now() not null,
   assigned_by uuid,
+  allocation_position integer,
   constraint treatment_assignments_assigned_by_fkey FOREIGN KEY (assigned_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
   constraint treatment_assignments_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
   constraint treatment_assignments_pkey PRIMARY KEY (id),
@@ -3928,6 +4302,7 @@ alter table app_public.treatment_assignments enable row level security;
 comment on table app_public.treatment_assignments is 'The randomized treatment of a case (spec §3 "Treatment assignment"). Drawn by a coordinator from the concealed allocation; final.';
 comment on column app_public.treatment_assignments.treatment is 'The arm code of the allocation.';
 comment on column app_public.treatment_assignments.stratum is 'The factor levels of the case at the draw, e.g. gender=FEMALE;problem=ptsd ("*" when unstratified).';
+comment on column app_public.treatment_assignments.allocation_position is 'The position of the ticket this assignment took in its stratum''s concealed sequence (for verification after unblinding).';
 grant select on table app_public.treatment_assignments to sanad_user;
 
 -- table: app_public.trgi
@@ -4041,6 +4416,26 @@ alter table app_public.trial_setup_confirmations enable row level security;
 comment on table app_public.trial_setup_confirmations is 'Setup decisions a coordinator confirmed, e.g. running a test trial with neutral questionnaire labels only.';
 grant select on table app_public.trial_setup_confirmations to sanad_user;
 
+-- table: app_public.unblinding_events
+create table app_public.unblinding_events (
+  id uuid default gen_random_uuid() not null,
+  kind text not null,
+  case_id uuid,
+  assessor_id uuid,
+  reason text not null,
+  unblinded_by uuid,
+  unblinded_at timestamp with time zone default now() not null,
+  constraint unblinding_events_assessor_id_fkey FOREIGN KEY (assessor_id) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint unblinding_events_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE SET NULL,
+  constraint unblinding_events_pkey PRIMARY KEY (id),
+  constraint unblinding_events_unblinded_by_fkey FOREIGN KEY (unblinded_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint unblinding_kind_known CHECK ((kind = ANY (ARRAY['allocation'::text, 'case'::text]))),
+  constraint unblinding_reason_length CHECK (((length(btrim(reason)) >= 1) AND (length(btrim(reason)) <= 2000)))
+);
+alter table app_public.unblinding_events enable row level security;
+comment on table app_public.unblinding_events is 'Every unblinding with its reason: the allocation''s seed revealed, or a case''s arm shown to a blinded assessor. Append-only.';
+grant select on table app_public.unblinding_events to sanad_user;
+
 -- table: app_public.users
 create table app_public.users (
   id uuid default gen_random_uuid() not null,
@@ -4084,6 +4479,7 @@ create table app_public.users (
   time_zone text default 'UTC'::text not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  is_assessor_account boolean default false not null,
   constraint _950_read_version TRIGGER DEFERRABLE INITIALLY DEFERRED,
   constraint alias_length CHECK (((length(alias) >= 1) AND (length(alias) <= 80))),
   constraint email_format CHECK (((length((email)::text) <= 254) AND (email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::citext))),
@@ -4092,6 +4488,7 @@ create table app_public.users (
   constraint username_format CHECK ((username ~ '^[A-Za-z0-9][A-Za-z0-9._-]{2,39}$'::citext)),
   constraint users_access_path_detail_check CHECK ((length(access_path_detail) <= 500)),
   constraint users_access_path_kind_check CHECK ((length(access_path_kind) <= 80)),
+  constraint users_assessor_alone CHECK (((NOT is_assessor_account) OR (NOT (is_patient_account OR is_therapist_account OR is_supervisor_account OR is_interviewer_account OR is_supporter_account OR is_counselor_account OR is_coordinator_account)))),
   constraint users_email_key UNIQUE (email),
   constraint users_locale_check CHECK ((locale = ANY (ARRAY['ar'::text, 'de'::text, 'en'::text]))),
   constraint users_nr_of_logins_check CHECK ((nr_of_logins >= 0)),
@@ -4101,6 +4498,7 @@ create table app_public.users (
 alter table app_public.users enable row level security;
 comment on table app_public.users is 'A person with an account: patient, staff member or the system.';
 comment on column app_public.users.email_confirmed_at is 'When the address was confirmed through the mailed link; sign-in needs it.';
+comment on column app_public.users.is_assessor_account is 'A blinded outcome assessor: enters post and follow-up assessments of assigned cases and never sees the arm.';
 grant select on table app_public.users to sanad_user;
 grant update (alias, gender, locale, phone, time_zone) on table app_public.users to sanad_user;
 
@@ -4434,6 +4832,9 @@ CREATE INDEX account_log_y2027m11_user_id_at_idx ON app_private.account_log_y202
 -- index: app_private.action_tokens_user_idx
 CREATE INDEX action_tokens_user_idx ON app_private.action_tokens USING btree (user_id, kind);
 
+-- index: app_private.audit_redactions_erasure_idx
+CREATE INDEX audit_redactions_erasure_idx ON app_private.audit_redactions USING btree (erasure_id);
+
 -- index: app_private.case_inbox_case_idx
 CREATE INDEX case_inbox_case_idx ON app_private.case_inbox USING btree (case_id);
 
@@ -4458,6 +4859,9 @@ CREATE INDEX report_mails_run_idx ON app_private.report_mails USING btree (run_a
 -- index: app_private.report_mails_user_idx
 CREATE INDEX report_mails_user_idx ON app_private.report_mails USING btree (user_id);
 
+-- index: app_private.signing_tokens_user_idx
+CREATE INDEX signing_tokens_user_idx ON app_private.signing_tokens USING btree (user_id, expires_at);
+
 -- index: app_private.staff_account_changes_recent_idx
 CREATE INDEX staff_account_changes_recent_idx ON app_private.staff_account_changes USING btree (changed_at DESC);
 
@@ -4479,6 +4883,9 @@ CREATE INDEX access_log_reader_idx ON ONLY app_public.access_log USING btree (re
 -- index: app_public.account_log_user_idx
 CREATE INDEX account_log_user_idx ON ONLY app_public.account_log USING btree (user_id, at DESC);
 
+-- index: app_public.assessor_assignments_assessor_idx
+CREATE INDEX assessor_assignments_assessor_idx ON app_public.assessor_assignments USING btree (assessor_id);
+
 -- index: app_public.audit_log_case_idx
 CREATE INDEX audit_log_case_idx ON app_public.audit_log USING btree (case_id, at DESC);
 
@@ -4490,6 +4897,24 @@ CREATE INDEX audit_log_record_idx ON app_public.audit_log USING btree (record_id
 
 -- index: app_public.bdi2_flags_idx
 CREATE INDEX bdi2_flags_idx ON app_public.bdi2 USING gin (flags);
+
+-- index: app_public.case_consents_case_idx
+CREATE INDEX case_consents_case_idx ON app_public.case_consents USING btree (case_id, agreed_at DESC);
+
+-- index: app_public.case_consents_user_idx
+CREATE INDEX case_consents_user_idx ON app_public.case_consents USING btree (user_id);
+
+-- index: app_public.case_consents_version_idx
+CREATE INDEX case_consents_version_idx ON app_public.case_consents USING btree (version_id);
+
+-- index: app_public.case_erasures_case_idx
+CREATE INDEX case_erasures_case_idx ON app_public.case_erasures USING btree (case_id);
+
+-- index: app_public.case_erasures_erased_by_idx
+CREATE INDEX case_erasures_erased_by_idx ON app_public.case_erasures USING btree (erased_by);
+
+-- index: app_public.case_legal_holds_set_by_idx
+CREATE INDEX case_legal_holds_set_by_idx ON app_public.case_legal_holds USING btree (set_by);
 
 -- index: app_public.case_members_care_team_idx
 CREATE INDEX case_members_care_team_idx ON app_public.case_members USING btree (case_id) WHERE (acts_as_therapist OR acts_as_counselor);
@@ -4517,6 +4942,9 @@ CREATE INDEX case_suicide_calls_signal_idx ON app_public.case_suicide_calls USIN
 
 -- index: app_public.case_suicide_calls_waiting_idx
 CREATE INDEX case_suicide_calls_waiting_idx ON app_public.case_suicide_calls USING btree (created_at) WHERE (inform_coordinator AND (coordinator_contact_date IS NULL));
+
+-- index: app_public.case_withdrawals_decided_by_idx
+CREATE INDEX case_withdrawals_decided_by_idx ON app_public.case_withdrawals USING btree (decided_by);
 
 -- index: app_public.cases_created_idx
 CREATE INDEX cases_created_idx ON app_public.cases USING btree (created_at DESC);
@@ -4550,6 +4978,24 @@ CREATE INDEX cbt_thoughts_case_idx ON app_public.cbt_thoughts USING btree (case_
 
 -- index: app_public.cbt_thoughts_submitter_idx
 CREATE INDEX cbt_thoughts_submitter_idx ON app_public.cbt_thoughts USING btree (submitter_id);
+
+-- index: app_public.consent_requests_consent_idx
+CREATE INDEX consent_requests_consent_idx ON app_public.consent_requests USING btree (answered_by_consent);
+
+-- index: app_public.consent_requests_open_idx
+CREATE INDEX consent_requests_open_idx ON app_public.consent_requests USING btree (case_id) WHERE (answered_at IS NULL);
+
+-- index: app_public.consent_requests_version_idx
+CREATE INDEX consent_requests_version_idx ON app_public.consent_requests USING btree (version_id);
+
+-- index: app_public.consent_texts_editor_idx
+CREATE INDEX consent_texts_editor_idx ON app_public.consent_texts USING btree (editor_id);
+
+-- index: app_public.consent_versions_created_by_idx
+CREATE INDEX consent_versions_created_by_idx ON app_public.consent_versions USING btree (created_by);
+
+-- index: app_public.consent_versions_published_by_idx
+CREATE INDEX consent_versions_published_by_idx ON app_public.consent_versions USING btree (published_by);
 
 -- index: app_public.content_template_versions_editor_idx
 CREATE INDEX content_template_versions_editor_idx ON app_public.content_template_versions USING btree (editor_id);
@@ -4692,8 +5138,17 @@ CREATE INDEX missed_interviews_case_idx ON app_public.missed_interviews USING bt
 -- index: app_public.missed_interviews_recorded_by_idx
 CREATE INDEX missed_interviews_recorded_by_idx ON app_public.missed_interviews USING btree (recorded_by);
 
+-- index: app_public.out_of_arm_sends_case_idx
+CREATE INDEX out_of_arm_sends_case_idx ON app_public.out_of_arm_sends USING btree (case_id, kind, content);
+
 -- index: app_public.phq9_flags_idx
 CREATE INDEX phq9_flags_idx ON app_public.phq9 USING gin (flags);
+
+-- index: app_public.retention_runs_ran_at_idx
+CREATE INDEX retention_runs_ran_at_idx ON app_public.retention_runs USING btree (ran_at DESC);
+
+-- index: app_public.retention_settings_updated_by_idx
+CREATE INDEX retention_settings_updated_by_idx ON app_public.retention_settings USING btree (updated_by);
 
 -- index: app_public.safety_signals_case_idx
 CREATE INDEX safety_signals_case_idx ON app_public.safety_signals USING btree (case_id, raised_at DESC);
@@ -4704,6 +5159,12 @@ CREATE INDEX safety_signals_open_idx ON app_public.safety_signals USING btree (c
 -- index: app_public.sbqr_flags_idx
 CREATE INDEX sbqr_flags_idx ON app_public.sbqr USING gin (flags);
 
+-- index: app_public.signatures_case_idx
+CREATE INDEX signatures_case_idx ON app_public.signatures USING btree (case_id, at);
+
+-- index: app_public.signatures_record_idx
+CREATE INDEX signatures_record_idx ON app_public.signatures USING btree (record_id);
+
 -- index: app_public.traumalisteneu_flags_idx
 CREATE INDEX traumalisteneu_flags_idx ON app_public.traumalisteneu USING gin (flags);
 
@@ -4712,6 +5173,9 @@ CREATE UNIQUE INDEX treatment_assignments_one_per_case ON app_public.treatment_a
 
 -- index: app_public.trial_setup_confirmations_by_idx
 CREATE INDEX trial_setup_confirmations_by_idx ON app_public.trial_setup_confirmations USING btree (confirmed_by);
+
+-- index: app_public.unblinding_events_case_idx
+CREATE INDEX unblinding_events_case_idx ON app_public.unblinding_events USING btree (case_id, assessor_id);
 
 -- index: app_public.users_coordinators_idx
 CREATE INDEX users_coordinators_idx ON app_public.users USING btree (id) WHERE is_coordinator_account;
@@ -6887,6 +7351,145 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.anonymization_preview(case_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.anonymization_preview(case_id uuid)
+ RETURNS TABLE(due_at timestamp with time zone, held boolean, record_kind text, field text, records bigint)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  due timestamptz;
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may see what an anonymization will erase.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if not exists (select 1 from app_public.cases c where c.id = anonymization_preview.case_id) then
+    raise exception 'There is no such case.' using errcode = 'P0002', hint = 'case_not_found';
+  end if;
+  select a.requested_at + make_interval(days => coalesce(app_hidden.retention_days('anonymized_case_identifiers'), 0)) into due
+    from app_public.case_anonymizations a where a.case_id = anonymization_preview.case_id and a.erased_at is null;
+  return query
+  select due, exists (select 1 from app_public.case_legal_holds h where h.case_id = anonymization_preview.case_id), e.record_kind, e.field, e.records
+    from app_hidden.erase_case(anonymization_preview.case_id, false) e;
+end;
+$function$;
+grant execute on function app_hidden.anonymization_preview(case_id uuid) to sanad_user;
+
+-- function: app_hidden.anonymizations_due(at timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_hidden.anonymizations_due(at timestamp with time zone)
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select a.case_id from app_public.case_anonymizations a
+    join app_public.cases c on c.id = a.case_id and c.stage = 'anonymization'
+   where a.erased_at is null
+     and app_hidden.retention_days('anonymized_case_identifiers') is not null
+     and a.requested_at + make_interval(days => app_hidden.retention_days('anonymized_case_identifiers')) <= anonymizations_due.at
+     and not exists (select 1 from app_public.case_legal_holds h where h.case_id = a.case_id)
+   order by a.requested_at, a.case_id
+$function$;
+
+-- function: app_hidden.assign_assessor(case_id uuid, assessor_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.assign_assessor(case_id uuid, assessor_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may assign an assessor.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if not exists (select 1 from app_public.cases c where c.id = assign_assessor.case_id) then
+    raise exception 'There is no such case.' using errcode = 'P0002', hint = 'case_not_found';
+  end if;
+  if not exists (select 1 from app_public.users u where u.id = assign_assessor.assessor_id and u.is_assessor_account) then
+    raise exception 'The person named is not a blinded assessor.' using errcode = '22023', hint = 'not_an_assessor';
+  end if;
+  insert into app_public.assessor_assignments (case_id, assessor_id, assigned_by)
+  values (assign_assessor.case_id, assign_assessor.assessor_id, app_public.current_user_id())
+  on conflict do nothing;
+end;
+$function$;
+grant execute on function app_hidden.assign_assessor(case_id uuid, assessor_id uuid) to sanad_user;
+
+-- function: app_hidden.assign_counselor(case_id uuid, counselor_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.assign_counselor(case_id uuid, counselor_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may assign a counselor.' using errcode = '42501', hint = 'not_coordinator';
+  end if;
+  if not exists (select 1 from app_public.cases c where c.id = assign_counselor.case_id) then
+    raise exception 'There is no such case.' using errcode = 'P0002', hint = 'case_not_found';
+  end if;
+  if not exists (select 1 from app_public.users u
+                   left join app_private.user_secrets s on s.user_id = u.id
+                  where u.id = assign_counselor.counselor_id and u.is_counselor_account and s.disabled_at is null) then
+    raise exception 'Choose a person with an active counselor account.' using errcode = '22023', hint = 'not_a_counselor';
+  end if;
+  if not app_hidden.in_counseling(assign_counselor.case_id) then
+    raise exception 'This case is not on its counseling path, so it gets no counselor.' using errcode = '55000', hint = 'not_in_counseling';
+  end if;
+  if exists (select 1 from app_public.case_members m
+              where m.case_id = assign_counselor.case_id and m.user_id = assign_counselor.counselor_id and m.acts_as_patient) then
+    raise exception 'The patient cannot be their own counselor.' using errcode = '22023', hint = 'not_a_counselor';
+  end if;
+
+  -- The former counselor: the role ends; a membership that held nothing else ends with it.
+  delete from app_public.case_members m
+   where m.case_id = assign_counselor.case_id and m.user_id <> assign_counselor.counselor_id and m.acts_as_counselor
+     and not (m.acts_as_therapist or m.acts_as_supervisor or m.acts_as_interviewer or m.acts_as_supporter or m.acts_as_patient);
+  update app_public.case_members m set acts_as_counselor = false
+   where m.case_id = assign_counselor.case_id and m.user_id <> assign_counselor.counselor_id and m.acts_as_counselor;
+
+  insert into app_public.case_members (case_id, user_id, acts_as_counselor)
+  values (assign_counselor.case_id, assign_counselor.counselor_id, true)
+  on conflict on constraint case_members_case_id_user_id_key do update set acts_as_counselor = true;
+
+  perform app_hidden.notify_workflow(assign_counselor.case_id, 'counselorAssigned',
+    jsonb_build_object('counselorId', jsonb_build_object('value', assign_counselor.counselor_id::text, 'type', 'String')));
+end;
+$function$;
+grant execute on function app_hidden.assign_counselor(case_id uuid, counselor_id uuid) to sanad_user;
+
+-- function: app_hidden.assign_therapist(case_id uuid, therapist_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.assign_therapist(case_id uuid, therapist_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may assign a therapist.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if not exists (select 1 from app_public.cases c where c.id = assign_therapist.case_id) then
+    raise exception 'There is no such case.' using errcode = 'P0002', hint = 'case_not_found';
+  end if;
+  if therapist_id is null or not exists (select 1 from app_public.users u
+                                          where u.id = assign_therapist.therapist_id and u.is_therapist_account) then
+    raise exception 'Choose a person with a therapist account.' using errcode = '22023', hint = 'not_a_therapist';
+  end if;
+  if exists (select 1 from app_public.case_members m
+              where m.case_id = assign_therapist.case_id and m.user_id = assign_therapist.therapist_id and m.acts_as_patient) then
+    raise exception 'The patient of a case cannot be its therapist.' using errcode = '22023', hint = 'therapist_is_patient';
+  end if;
+  insert into app_public.case_members (case_id, user_id, acts_as_therapist)
+  values (assign_therapist.case_id, assign_therapist.therapist_id, true)
+  on conflict on constraint case_members_case_id_user_id_key do update set acts_as_therapist = true;
+end;
+$function$;
+comment on function app_hidden.assign_therapist(case_id uuid, therapist_id uuid) is 'Coordinators: makes a therapist account the therapist of a case (adds it, or adds the role). Closes an open "assign a therapist" task.';
+grant execute on function app_hidden.assign_therapist(case_id uuid, therapist_id uuid) to sanad_user;
+
 -- function: app_hidden.cancel_booking_row(booking app_public.interview_bookings, reason text)
 CREATE OR REPLACE FUNCTION app_hidden.cancel_booking_row(booking app_public.interview_bookings, reason text)
  RETURNS app_public.interview_bookings
@@ -6933,6 +7536,17 @@ end;
 $function$;
 grant execute on function app_hidden.case_access_history(of_case uuid, max_rows integer) to sanad_user;
 
+-- function: app_hidden.case_arm(case_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.case_arm(case_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select a.treatment from app_public.treatment_assignments a where a.case_id = case_arm.case_id
+$function$;
+grant execute on function app_hidden.case_arm(case_id uuid) to sanad_user;
+
 -- function: app_hidden.case_factor_levels(case_id uuid)
 CREATE OR REPLACE FUNCTION app_hidden.case_factor_levels(case_id uuid)
  RETURNS jsonb
@@ -6941,9 +7555,25 @@ CREATE OR REPLACE FUNCTION app_hidden.case_factor_levels(case_id uuid)
  SET search_path TO 'pg_catalog'
 AS $function$
   select jsonb_build_object(
-    'gender', coalesce((select u.gender::text from app_public.case_members m join app_public.users u on u.id = m.user_id
-                          where m.case_id = case_factor_levels.case_id and m.acts_as_patient limit 1), 'unknown'),
+    'gender', coalesce(app_hidden.case_gender_records(case_factor_levels.case_id) ->> app_hidden.gender_source(), 'unknown'),
     'problem', coalesce(app_hidden.accepted_problem(case_factor_levels.case_id), 'unknown'))
+$function$;
+
+-- function: app_hidden.case_gender_records(case_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.case_gender_records(case_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select jsonb_build_object(
+    'registration', (select u.gender::text from app_public.case_members m join app_public.users u on u.id = m.user_id
+                      where m.case_id = case_gender_records.case_id and m.acts_as_patient limit 1),
+    'screening', (select d.gender from app_public.demographics d
+                   where d.case_id = case_gender_records.case_id and d.time_of_measurement = 'screening' limit 1),
+    'report', (select r.sex from app_public.interview_reports r
+                where r.case_id = case_gender_records.case_id and r.state = 'final'
+                order by r.finalized_at desc limit 1))
 $function$;
 
 -- function: app_hidden.case_list_nodes_json(listed app_public.cases[], asked text)
@@ -7352,6 +7982,20 @@ AS $function$
       || app_hidden.chain_field(r.old_data::text) || app_hidden.chain_field(r.new_data::text)
 $function$;
 
+-- function: app_hidden.chain_content_signature(r app_public.signatures)
+CREATE OR REPLACE FUNCTION app_hidden.chain_content_signature(r app_public.signatures)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select app_hidden.chain_field(r.chain) || app_hidden.chain_field(r.chain_seq::text) || app_hidden.chain_field(r.id::text)
+      || app_hidden.chain_field(app_hidden.chain_micros(r.at)) || app_hidden.chain_field(r.signer_id::text)
+      || app_hidden.chain_field(r.printed_name) || app_hidden.chain_field(r.act) || app_hidden.chain_field(r.meaning)
+      || app_hidden.chain_field(r.case_id::text) || app_hidden.chain_field(r.record_kind)
+      || app_hidden.chain_field(r.record_id::text) || app_hidden.chain_field(r.content_hash)
+$function$;
+
 -- function: app_hidden.chain_field(value text)
 CREATE OR REPLACE FUNCTION app_hidden.chain_field(value text)
  RETURNS text
@@ -7483,7 +8127,33 @@ begin
   select distinct t.stratum from app_private.allocation_tickets t;
 end;
 $function$;
-grant execute on function app_hidden.configure_allocation(method text, arms jsonb, factors text[], settings jsonb, seed text, tickets jsonb) to sanad_user;
+
+-- function: app_hidden.configure_committed_allocation(method text, arms jsonb, factors text[], settings jsonb, seed text, tickets jsonb, commitment text, parameters_text text)
+CREATE OR REPLACE FUNCTION app_hidden.configure_committed_allocation(method text, arms jsonb, factors text[], settings jsonb, seed text, tickets jsonb, commitment text, parameters_text text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may configure the allocation.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if commitment is null or commitment !~ '^[0-9a-f]{64}$' or parameters_text is null then
+    raise exception 'The allocation needs its commitment.' using errcode = '22023', hint = 'invalid_value';
+  end if;
+  -- Once cases are drawn, configure_allocation says so (allocation_in_use); before, go-live fixed it.
+  if exists (select 1 from app_private.allocation_config c where c.fixed_at is not null)
+     and not exists (select 1 from app_public.treatment_assignments) then
+    raise exception 'The allocation is fixed and its commitment published; it can no longer change.'
+      using errcode = '55000', hint = 'allocation_fixed';
+  end if;
+  perform app_hidden.configure_allocation(method, arms, factors, settings, seed, tickets);
+  update app_private.allocation_config c
+     set commitment = configure_committed_allocation.commitment, parameters_text = configure_committed_allocation.parameters_text;
+end;
+$function$;
+grant execute on function app_hidden.configure_committed_allocation(method text, arms jsonb, factors text[], settings jsonb, seed text, tickets jsonb, commitment text, parameters_text text) to sanad_user;
 
 -- function: app_hidden.confirm_excluded_stage(case_id uuid)
 CREATE OR REPLACE FUNCTION app_hidden.confirm_excluded_stage(case_id uuid)
@@ -7494,6 +8164,98 @@ CREATE OR REPLACE FUNCTION app_hidden.confirm_excluded_stage(case_id uuid)
 AS $function$
   select app_hidden.raise_patient_exclusion(confirm_excluded_stage.case_id, 'excluded',
     'The trial process ended the screening as excluded without a screening rule applying (the screening step was completed by hand).', null)
+$function$;
+
+-- function: app_hidden.consent_affected_cases(version integer)
+CREATE OR REPLACE FUNCTION app_hidden.consent_affected_cases(version integer)
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select distinct cc.case_id
+    from app_public.case_consents cc
+    join app_public.cases c on c.id = cc.case_id
+   where c.stage not in ('finished', 'excluded', 'anonymization')
+     and not app_hidden.data_stopped(cc.case_id)
+     and not exists (select 1 from app_public.case_consents later
+                      where later.case_id = cc.case_id and later.version >= consent_affected_cases.version)
+$function$;
+
+-- function: app_hidden.consent_coverage()
+CREATE OR REPLACE FUNCTION app_hidden.consent_coverage()
+ RETURNS TABLE(collection text, covered bigint, not_covered bigint, flags_only bigint)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  t text;
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may read the consent coverage.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  for t in
+    select r.relname::text from pg_trigger g join pg_class r on r.oid = g.tgrelid
+     where r.relnamespace = 'app_public'::regnamespace and g.tgname = '_050_needs_consent' order by 1
+  loop
+    return query execute format($q$
+      select %L::text,
+             count(*) filter (where s.kind = 'covered'), count(*) filter (where s.kind = 'not_covered'), count(*) filter (where s.kind = 'flags_only')
+        from (select case
+                when not exists (select 1 from app_public.case_consents cc where cc.case_id = r.case_id) then 'flags_only'
+                when coalesce((select max(cc.version) from app_public.case_consents cc where cc.case_id = r.case_id and cc.agreed_at <= r.created_at), 0)
+                     >= coalesce((select max(v.version) from app_public.consent_versions v where v.major and v.published_at <= r.created_at), 1)
+                  then 'covered'
+                else 'not_covered' end as kind
+                from app_public.%I r) s $q$, t, t);
+  end loop;
+end;
+$function$;
+grant execute on function app_hidden.consent_coverage() to sanad_user;
+
+-- function: app_hidden.consent_pending(case_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.consent_pending(case_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select exists (select 1 from app_public.consent_requests r where r.case_id = consent_pending.case_id and r.answered_at is null)
+$function$;
+grant execute on function app_hidden.consent_pending(case_id uuid) to sanad_user;
+
+-- function: app_hidden.consent_version_summary()
+CREATE OR REPLACE FUNCTION app_hidden.consent_version_summary()
+ RETURNS TABLE(version_id uuid, version integer, status text, major boolean, published_at timestamp with time zone, change_note text, languages text[], consents bigint, open_requests bigint, answered_requests bigint)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may read the consent coverage.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  return query
+  select v.id, v.version, v.status, v.major, v.published_at, v.change_note,
+         coalesce((select array_agg(t.language_code order by t.language_code) from app_public.consent_texts t where t.version_id = v.id), '{}'),
+         (select count(distinct cc.case_id) from app_public.case_consents cc where cc.version_id = v.id),
+         (select count(*) from app_public.consent_requests r where r.version_id = v.id and r.answered_at is null),
+         (select count(*) from app_public.consent_requests r where r.version_id = v.id and r.answered_at is not null)
+    from app_public.consent_versions v order by v.version desc;
+end;
+$function$;
+grant execute on function app_hidden.consent_version_summary() to sanad_user;
+
+-- function: app_hidden.contact_stopped(user_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.contact_stopped(user_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select exists (select 1 from app_public.case_withdrawals w join app_public.case_members m on m.case_id = w.case_id and m.acts_as_patient
+                  where m.user_id = contact_stopped.user_id)
 $function$;
 
 -- function: app_hidden.coordinator_case_search(search text)
@@ -7517,6 +8279,73 @@ begin
 end;
 $function$;
 grant execute on function app_hidden.coordinator_case_search(search text) to sanad_user;
+
+-- function: app_hidden.counselor_accounts()
+CREATE OR REPLACE FUNCTION app_hidden.counselor_accounts()
+ RETURNS TABLE(id uuid, username text, alias text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select u.id, u.username::text, u.alias
+    from app_public.users u
+    left join app_private.user_secrets s on s.user_id = u.id
+   where u.is_counselor_account and s.disabled_at is null and app_hidden.is_coordinator()
+   order by coalesce(u.alias, u.username::text)
+$function$;
+grant execute on function app_hidden.counselor_accounts() to sanad_user;
+
+-- function: app_hidden.create_consent_draft()
+CREATE OR REPLACE FUNCTION app_hidden.create_consent_draft()
+ RETURNS app_public.consent_versions
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  made app_public.consent_versions;
+  latest uuid;
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may write consent documents.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if exists (select 1 from app_public.consent_versions v where v.status = 'draft') then
+    raise exception 'A draft version exists already; edit or publish it first.' using errcode = '55000', hint = 'consent_draft_exists';
+  end if;
+  select v.id into latest from app_public.consent_versions v order by v.version desc limit 1;
+  insert into app_public.consent_versions (version, created_by)
+  values (coalesce((select max(v.version) from app_public.consent_versions v), 0) + 1, app_public.current_user_id())
+  returning * into made;
+  insert into app_public.consent_texts (version_id, language_code, title, body, editor_id)
+  select made.id, t.language_code, t.title, t.body, app_public.current_user_id()
+    from app_public.consent_texts t where t.version_id = latest;
+  return made;
+end;
+$function$;
+grant execute on function app_hidden.create_consent_draft() to sanad_user;
+
+-- function: app_hidden.current_consent_version()
+CREATE OR REPLACE FUNCTION app_hidden.current_consent_version()
+ RETURNS app_public.consent_versions
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select v.* from app_public.consent_versions v where v.status = 'published' order by v.version desc limit 1
+$function$;
+grant execute on function app_hidden.current_consent_version() to sanad_anonymous;
+grant execute on function app_hidden.current_consent_version() to sanad_user;
+
+-- function: app_hidden.data_stopped(case_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.data_stopped(case_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select exists (select 1 from app_public.case_withdrawals w where w.case_id = data_stopped.case_id and w.level in ('stop_data', 'erasure'))
+$function$;
+grant execute on function app_hidden.data_stopped(case_id uuid) to sanad_user;
 
 -- function: app_hidden.document_safety_task_closing(task_id uuid, reason text)
 CREATE OR REPLACE FUNCTION app_hidden.document_safety_task_closing(task_id uuid, reason text)
@@ -7641,6 +8470,146 @@ end;
 $function$;
 comment on function app_hidden.ensure_log_partitions(months_ahead integer) is 'Creates the monthly partitions of the access and account logs up to the given number of months ahead.';
 
+-- function: app_hidden.erase_case(case_id uuid, perform boolean, cause text)
+CREATE OR REPLACE FUNCTION app_hidden.erase_case(case_id uuid, perform boolean, cause text DEFAULT 'withdrawal'::text)
+ RETURNS TABLE(record_kind text, field text, records bigint)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  f record;
+  n bigint;
+  patient uuid;
+  report jsonb := '{}';
+  erasure uuid := gen_random_uuid();
+  touched text[] := '{}';
+  t text;
+  k text;
+  account_fields text[] := app_hidden.erased_account_fields();
+begin
+  select m.user_id into patient from app_public.case_members m
+   where m.case_id = erase_case.case_id and m.acts_as_patient order by m.created_at limit 1;
+  if patient is not null then
+    foreach k in array account_fields loop
+      execute format('select count(*) from app_public.users u where u.id = $1 and u.%I is not null and u.%I::text not like $2', k, k)
+        into n using patient, 'erased-%';
+      record_kind := 'users'; field := k; records := n;
+      report := report || jsonb_build_object('users.' || k, n);
+      return next;
+    end loop;
+  end if;
+  for f in select i.table_name, i.column_name from app_private.identifying_fields i order by 1, 2 loop
+    execute format('select count(*) from app_public.%I r where r.%I = $1 and r.%I is not null and r.%I <> %L',
+                   f.table_name, case when f.table_name = 'cases' then 'id' else 'case_id' end, f.column_name, f.column_name, '[erased]')
+      into n using erase_case.case_id;
+    record_kind := f.table_name; field := f.column_name; records := n;
+    report := report || jsonb_build_object(f.table_name || '.' || f.column_name, n);
+    return next;
+  end loop;
+  if not perform then
+    return;
+  end if;
+
+  -- Overwrite, with the tables' own triggers paused for this transaction's statements. The
+  -- account keeps its triggers (the case search text and the interview read cache follow its
+  -- name); the audit row that update writes is redacted below with the others.
+  select array_agg(distinct i.table_name) into touched from app_private.identifying_fields i;
+  foreach t in array touched loop
+    execute format('alter table app_public.%I disable trigger user', t);
+  end loop;
+  if patient is not null then
+    update app_public.users u
+       set username = 'erased-' || substr(replace(u.id::text, '-', ''), 1, 20),
+           email = 'erased-' || replace(u.id::text, '-', '') || '@erased.invalid',
+           alias = null, phone = null, access_path_detail = null
+     where u.id = patient;
+    delete from app_private.user_secrets s where s.user_id = patient;
+    delete from app_private.login_tokens l where l.user_id = patient;
+    delete from app_private.action_tokens a where a.user_id = patient;
+  end if;
+  for f in select i.table_name, i.column_name from app_private.identifying_fields i order by 1, 2 loop
+    execute format('update app_public.%I r set %I = %L where r.%I = $1 and r.%I is not null and r.%I <> %L',
+                   f.table_name, f.column_name, '[erased]', case when f.table_name = 'cases' then 'id' else 'case_id' end,
+                   f.column_name, f.column_name, '[erased]')
+      using erase_case.case_id;
+  end loop;
+  foreach t in array touched loop
+    execute format('alter table app_public.%I enable trigger user', t);
+  end loop;
+  update app_public.cases c set search_text = app_hidden.case_search_text(c.id) where c.id = erase_case.case_id;
+
+  -- The audit log's copies: the case's chain, and the account's rows (chain table:users).
+  alter table app_public.audit_log disable trigger _000_append_only;
+  with redacted as (
+    select a.id, a.row_hash,
+           app_hidden.erased_copy(a.table_name, a.old_data) as old_data,
+           app_hidden.erased_copy(a.table_name, a.new_data) as new_data
+      from app_public.audit_log a
+     where (a.case_id = erase_case.case_id or (a.table_name = 'users' and a.record_id = patient))
+       and not exists (select 1 from app_private.audit_redactions x where x.audit_id = a.id)
+  ), changed as (
+    update app_public.audit_log a set old_data = r.old_data, new_data = r.new_data
+      from redacted r
+     where a.id = r.id and (a.old_data is distinct from r.old_data or a.new_data is distinct from r.new_data)
+    returning a.id, r.row_hash
+  )
+  insert into app_private.audit_redactions (audit_id, row_hash, erasure_id)
+  select c.id, c.row_hash, erasure from changed c;
+  alter table app_public.audit_log enable trigger _000_append_only;
+
+  insert into app_public.case_erasures (id, case_id, erased_by, report, cause)
+  values (erasure, erase_case.case_id, app_public.current_user_id(), report, erase_case.cause);
+end;
+$function$;
+
+-- function: app_hidden.erased_account_fields()
+CREATE OR REPLACE FUNCTION app_hidden.erased_account_fields()
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog'
+AS $function$ select array['username', 'email', 'alias', 'phone', 'access_path_detail'] $function$;
+
+-- function: app_hidden.erased_copy(table_name text, data jsonb)
+CREATE OR REPLACE FUNCTION app_hidden.erased_copy(table_name text, data jsonb)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select case when data is null then null else
+    data || coalesce((
+      select jsonb_object_agg(k, to_jsonb('[erased]'::text))
+        from (select i.column_name as k from app_private.identifying_fields i where i.table_name = erased_copy.table_name
+              union all
+              select unnest(app_hidden.erased_account_fields()) where erased_copy.table_name = 'users'
+              union all
+              -- search_text repeats the account's name and address
+              select 'search_text' where erased_copy.table_name = 'cases') f
+       where data ? k and data -> k <> 'null'::jsonb), '{}'::jsonb)
+  end
+$function$;
+
+-- function: app_hidden.erasure_preview(case_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.erasure_preview(case_id uuid)
+ RETURNS TABLE(record_kind text, field text, records bigint)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may see what an erasure would change.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if not exists (select 1 from app_public.cases c where c.id = erasure_preview.case_id) then
+    raise exception 'There is no such case.' using errcode = 'P0002', hint = 'case_not_found';
+  end if;
+  return query select * from app_hidden.erase_case(erasure_preview.case_id, false);
+end;
+$function$;
+grant execute on function app_hidden.erasure_preview(case_id uuid) to sanad_user;
+
 -- function: app_hidden.exclude_case(case_id uuid, flag text, value boolean, reason text, ask_for_post boolean)
 CREATE OR REPLACE FUNCTION app_hidden.exclude_case(case_id uuid, flag text, value boolean, reason text, ask_for_post boolean DEFAULT false)
  RETURNS void
@@ -7760,6 +8729,74 @@ end;
 $function$;
 comment on function app_hidden.exclude_patient_for_safety(case_id uuid, reason text) is 'Excludes the case''s patient with a reason and ends treatment as a dropout does (askForPostIfDroppedOut of the case); both flags are recorded in exclusion_changes.';
 
+-- function: app_hidden.fix_allocation()
+CREATE OR REPLACE FUNCTION app_hidden.fix_allocation()
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may fix the allocation.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if not exists (select 1 from app_private.allocation_config) then
+    raise exception 'The allocation is not configured yet. A coordinator configures it on the trial page first.'
+      using errcode = '55000', hint = 'allocation_missing';
+  end if;
+  update app_private.allocation_config c set fixed_at = now(), fixed_by = app_public.current_user_id() where c.fixed_at is null;
+end;
+$function$;
+grant execute on function app_hidden.fix_allocation() to sanad_user;
+
+-- function: app_hidden.gender_source()
+CREATE OR REPLACE FUNCTION app_hidden.gender_source()
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select coalesce((select c.settings ->> 'genderSource' from app_private.allocation_config c), 'registration')
+$function$;
+
+-- function: app_hidden.give_consent(version_id uuid, language_code text, typed_username text)
+CREATE OR REPLACE FUNCTION app_hidden.give_consent(version_id uuid, language_code text, typed_username text)
+ RETURNS app_public.case_consents
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  me uuid := app_public.current_user_id();
+  my_case uuid;
+  made app_public.case_consents;
+begin
+  select m.case_id into my_case from app_public.case_members m
+   where m.user_id = me and m.acts_as_patient order by m.created_at desc limit 1;
+  if me is null or my_case is null then
+    raise exception 'Only a participant can give their consent.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if typed_username is null or not exists (select 1 from app_public.users u where u.id = me and lower(u.username::text) = lower(btrim(typed_username))) then
+    raise exception 'Type your username exactly to confirm that it is you who agrees.' using errcode = '22023', hint = 'identity_not_confirmed';
+  end if;
+  made := app_hidden.record_consent(my_case, me, version_id, language_code, 'typed_username', true);
+  return made;
+end;
+$function$;
+grant execute on function app_hidden.give_consent(version_id uuid, language_code text, typed_username text) to sanad_user;
+
+-- function: app_hidden.in_counseling(case_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.in_counseling(case_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select exists (select 1 from app_public.workflow_instances i
+                  where i.case_id = in_counseling.case_id and i.definition_key = 'counseling' and i.state = 'ACTIVE')
+$function$;
+grant execute on function app_hidden.in_counseling(case_id uuid) to sanad_user;
+
 -- function: app_hidden.insert_offer(interviewer_id uuid, time_slot tstzrange)
 CREATE OR REPLACE FUNCTION app_hidden.insert_offer(interviewer_id uuid, time_slot tstzrange)
  RETURNS app_public.interview_offers
@@ -7811,6 +8848,17 @@ end
 $function$;
 grant execute on function app_hidden.invite_staff_account(username citext, email citext, alias text, roles text[], locale text, token_hash text, expires_at timestamp with time zone) to sanad_user;
 
+-- function: app_hidden.is_assessor()
+CREATE OR REPLACE FUNCTION app_hidden.is_assessor()
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select coalesce((select u.is_assessor_account from app_public.users u where u.id = app_public.current_user_id()), false)
+$function$;
+grant execute on function app_hidden.is_assessor() to sanad_user;
+
 -- function: app_hidden.is_coordinator()
 CREATE OR REPLACE FUNCTION app_hidden.is_coordinator()
  RETURNS boolean
@@ -7825,6 +8873,17 @@ begin
 end;
 $function$;
 grant execute on function app_hidden.is_coordinator() to sanad_user;
+
+-- function: app_hidden.is_counselor()
+CREATE OR REPLACE FUNCTION app_hidden.is_counselor()
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select coalesce((select u.is_counselor_account from app_public.users u where u.id = app_public.current_user_id()), false)
+$function$;
+grant execute on function app_hidden.is_counselor() to sanad_user;
 
 -- function: app_hidden.is_interviewer()
 CREATE OR REPLACE FUNCTION app_hidden.is_interviewer()
@@ -7920,6 +8979,19 @@ end;
 $function$;
 grant execute on function app_hidden.is_time_zone(name text) to sanad_anonymous;
 grant execute on function app_hidden.is_time_zone(name text) to sanad_user;
+
+-- function: app_hidden.letter_out_of_arm(case_id uuid, template_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.letter_out_of_arm(case_id uuid, template_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select t.treatment_code from app_public.content_templates t
+   where t.id = letter_out_of_arm.template_id and t.treatment_code is not null
+     and app_hidden.case_arm(letter_out_of_arm.case_id) is not null
+     and lower(t.treatment_code) <> lower(app_hidden.case_arm(letter_out_of_arm.case_id))
+$function$;
 
 -- function: app_hidden.letter_people(case_id uuid)
 CREATE OR REPLACE FUNCTION app_hidden.letter_people(case_id uuid)
@@ -8467,6 +9539,50 @@ $function$;
 comment on function app_hidden.paged_cases_page_json(filter_unassigned boolean, search text, stage text, first integer, "offset" integer, with_details boolean) is 'pagedCases of the web''s PagedCases (with_details) or ShortPagedCases, as JSON text (src/domain/case-list-operations.ts).';
 grant execute on function app_hidden.paged_cases_page_json(filter_unassigned boolean, search text, stage text, first integer, "offset" integer, with_details boolean) to sanad_user;
 
+-- function: app_hidden.publish_consent_version(version_id uuid, major boolean, change_note text)
+CREATE OR REPLACE FUNCTION app_hidden.publish_consent_version(version_id uuid, major boolean, change_note text)
+ RETURNS app_public.consent_versions
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  target app_public.consent_versions;
+  missing text[];
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may publish consent documents.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if change_note is null or length(btrim(change_note)) = 0 or length(change_note) > 2000 then
+    raise exception 'Say what changed (up to 2000 characters).' using errcode = '22023', hint = 'reason_required';
+  end if;
+  select v.* into target from app_public.consent_versions v where v.id = publish_consent_version.version_id for update;
+  if target.id is null then
+    raise exception 'There is no such consent version.' using errcode = 'P0002', hint = 'consent_version_unknown';
+  end if;
+  if target.status = 'published' then
+    raise exception 'This consent version is published already.' using errcode = '55000', hint = 'consent_version_published';
+  end if;
+  select array_agg(l order by l) into missing from unnest(array['ar', 'de', 'en']) l
+   where not exists (select 1 from app_public.consent_texts t where t.version_id = target.id and t.language_code = l);
+  if missing is not null then
+    raise exception 'The consent text is missing in: %.', array_to_string(missing, ', ') using errcode = '55000', hint = 'consent_texts_missing';
+  end if;
+  update app_public.consent_versions v
+     set status = 'published', major = publish_consent_version.major, change_note = btrim(publish_consent_version.change_note),
+         published_by = app_public.current_user_id(), published_at = now()
+   where v.id = target.id
+  returning * into target;
+  if target.major then
+    insert into app_public.consent_requests (case_id, version_id)
+    select a, target.id from app_hidden.consent_affected_cases(target.version) a
+    on conflict do nothing;
+  end if;
+  return target;
+end;
+$function$;
+grant execute on function app_hidden.publish_consent_version(version_id uuid, major boolean, change_note text) to sanad_user;
+
 -- function: app_hidden.queue_interview_mails(booking_id uuid, kind text)
 CREATE OR REPLACE FUNCTION app_hidden.queue_interview_mails(booking_id uuid, kind text)
  RETURNS void
@@ -8633,6 +9749,62 @@ end;
 $function$;
 comment on function app_hidden.rebuild_case_inbox() is 'Recounts every member''s new messages and latest message; answers the number of rows kept.';
 
+-- function: app_hidden.record_arm_guess(case_id uuid, guess text)
+CREATE OR REPLACE FUNCTION app_hidden.record_arm_guess(case_id uuid, guess text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  perform app_hidden.require_assigned(record_arm_guess.case_id);
+  if not exists (select 1 from app_public.blinded_assessments b
+                  where b.case_id = record_arm_guess.case_id and b.time_of_measurement = 'post') then
+    raise exception 'Enter the post assessment first.' using errcode = '55000', hint = 'post_assessment_first';
+  end if;
+  if exists (select 1 from app_public.unblinding_events e where e.kind = 'case' and e.case_id = record_arm_guess.case_id
+              and e.assessor_id = app_public.current_user_id()) then
+    raise exception 'The arm of this case was shown to you; a guess no longer counts.' using errcode = '55000', hint = 'case_unblinded';
+  end if;
+  if guess is null or not (guess = any (app_public.blinding_guess_options())) then
+    raise exception 'Choose one of the arms or "don''t know".' using errcode = '22023', hint = 'guess_unknown';
+  end if;
+  if exists (select 1 from app_public.blinding_guesses g where g.case_id = record_arm_guess.case_id and g.assessor_id = app_public.current_user_id()) then
+    raise exception 'The guess was recorded already.' using errcode = '23505', hint = 'already_recorded';
+  end if;
+  insert into app_public.blinding_guesses (case_id, assessor_id, guess) values (record_arm_guess.case_id, app_public.current_user_id(), guess);
+end;
+$function$;
+grant execute on function app_hidden.record_arm_guess(case_id uuid, guess text) to sanad_user;
+
+-- function: app_hidden.record_blinded_assessment(case_id uuid, time_of_measurement text, ptsd_severity integer, depression_severity integer, notes text)
+CREATE OR REPLACE FUNCTION app_hidden.record_blinded_assessment(case_id uuid, time_of_measurement text, ptsd_severity integer, depression_severity integer, notes text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  id uuid;
+begin
+  perform app_hidden.require_assigned(record_blinded_assessment.case_id);
+  if exists (select 1 from app_public.blinded_assessments b
+              where b.case_id = record_blinded_assessment.case_id and b.time_of_measurement = record_blinded_assessment.time_of_measurement) then
+    raise exception 'This assessment was recorded already.' using errcode = '23505', hint = 'already_recorded';
+  end if;
+  if record_blinded_assessment.time_of_measurement in ('fu1', 'fu2') and not exists (
+       select 1 from app_public.blinded_assessments b where b.case_id = record_blinded_assessment.case_id and b.time_of_measurement = 'post') then
+    raise exception 'Enter the post assessment first.' using errcode = '55000', hint = 'post_assessment_first';
+  end if;
+  insert into app_public.blinded_assessments (case_id, assessor_id, time_of_measurement, ptsd_severity, depression_severity, notes)
+  values (record_blinded_assessment.case_id, app_public.current_user_id(), record_blinded_assessment.time_of_measurement,
+          record_blinded_assessment.ptsd_severity, record_blinded_assessment.depression_severity, nullif(btrim(record_blinded_assessment.notes), ''))
+  returning blinded_assessments.id into id;
+  return id;
+end;
+$function$;
+grant execute on function app_hidden.record_blinded_assessment(case_id uuid, time_of_measurement text, ptsd_severity integer, depression_severity integer, notes text) to sanad_user;
+
 -- function: app_hidden.record_case_reads(reader uuid, api text, kinds text[], case_lists jsonb)
 CREATE OR REPLACE FUNCTION app_hidden.record_case_reads(reader uuid, api text, kinds text[], case_lists jsonb)
  RETURNS integer
@@ -8665,6 +9837,44 @@ begin
 end;
 $function$;
 comment on function app_hidden.record_case_reads(reader uuid, api text, kinds text[], case_lists jsonb) is 'Logs one read request: per kind of record, the cases it touched.';
+
+-- function: app_hidden.record_consent(case_id uuid, user_id uuid, version_id uuid, language_code text, identity_method text, identity_confirmed boolean)
+CREATE OR REPLACE FUNCTION app_hidden.record_consent(case_id uuid, user_id uuid, version_id uuid, language_code text, identity_method text, identity_confirmed boolean)
+ RETURNS app_public.case_consents
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  target app_public.consent_versions;
+  shown app_public.consent_texts;
+  made app_public.case_consents;
+begin
+  select v.* into target from app_public.consent_versions v where v.id = record_consent.version_id;
+  if target.id is null then
+    raise exception 'There is no such consent version.' using errcode = 'P0002', hint = 'consent_version_unknown';
+  end if;
+  if target.status <> 'published' then
+    raise exception 'This consent version is a draft; only a published version can be agreed to.' using errcode = '55000', hint = 'consent_version_draft';
+  end if;
+  if target.id <> (app_hidden.current_consent_version()).id then
+    raise exception 'A newer consent version exists; please read and agree to the current one.' using errcode = '55000', hint = 'consent_version_outdated';
+  end if;
+  select t.* into shown from app_public.consent_texts t
+   where t.version_id = target.id and t.language_code = record_consent.language_code;
+  if shown.version_id is null then
+    raise exception 'The consent text is not available in this language.' using errcode = '22023', hint = 'consent_language_missing';
+  end if;
+  insert into app_public.case_consents (case_id, user_id, version_id, version, language_code, title, body, identity_method, identity_confirmed_at)
+  values (record_consent.case_id, record_consent.user_id, target.id, target.version, shown.language_code, shown.title, shown.body,
+          record_consent.identity_method, case when identity_confirmed then now() end)
+  returning * into made;
+  update app_public.consent_requests r set answered_at = now(), answered_by_consent = made.id
+   where r.case_id = record_consent.case_id and r.answered_at is null
+     and (select v.version from app_public.consent_versions v where v.id = r.version_id) <= target.version;
+  return made;
+end;
+$function$;
 
 -- function: app_hidden.record_dropout_message(case_id uuid, ask_for_post boolean, reason text, sent_by uuid)
 CREATE OR REPLACE FUNCTION app_hidden.record_dropout_message(case_id uuid, ask_for_post boolean, reason text, sent_by uuid)
@@ -9028,6 +10238,24 @@ AS $function$
 $function$;
 comment on function app_hidden.request_workflow_start(case_id uuid, definition_key text, business_key text, variables jsonb) is 'Queues the start of a process for a case with start variables (plain JSON values or Camunda-typed), in the transaction of the change that calls for it.';
 
+-- function: app_hidden.require_assigned(case_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.require_assigned(case_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_assessor() then
+    raise exception 'Only a blinded assessor enters blinded assessments.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if not exists (select 1 from app_public.assessor_assignments a
+                  where a.case_id = require_assigned.case_id and a.assessor_id = app_public.current_user_id()) then
+    raise exception 'There is no such case.' using errcode = 'P0002', hint = 'case_not_found';
+  end if;
+end;
+$function$;
+
 -- function: app_hidden.require_coordinator()
 CREATE OR REPLACE FUNCTION app_hidden.require_coordinator()
  RETURNS void
@@ -9055,6 +10283,99 @@ begin
   end if;
 end;
 $function$;
+
+-- function: app_hidden.retention_days(record_kind text)
+CREATE OR REPLACE FUNCTION app_hidden.retention_days(record_kind text)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$ select s.keep_days from app_public.retention_settings s where s.record_kind = retention_days.record_kind $function$;
+
+-- function: app_hidden.reveal_allocation(reason text)
+CREATE OR REPLACE FUNCTION app_hidden.reveal_allocation(reason text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may unblind the allocation.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if reason is null or length(btrim(reason)) = 0 or length(reason) > 2000 then
+    raise exception 'Give a reason (up to 2000 characters).' using errcode = '22023', hint = 'reason_required';
+  end if;
+  if not exists (select 1 from app_private.allocation_config c where c.fixed_at is not null) then
+    raise exception 'Only a fixed allocation can be unblinded: fix it (go-live) first.' using errcode = '55000', hint = 'allocation_not_fixed';
+  end if;
+  if exists (select 1 from app_private.allocation_config c where c.revealed_at is not null) then
+    raise exception 'The allocation is unblinded already.' using errcode = '55000', hint = 'already_unblinded';
+  end if;
+  update app_private.allocation_config c set revealed_at = now(), revealed_by = app_public.current_user_id();
+  insert into app_public.unblinding_events (kind, reason, unblinded_by) values ('allocation', btrim(reason), app_public.current_user_id());
+end;
+$function$;
+grant execute on function app_hidden.reveal_allocation(reason text) to sanad_user;
+
+-- function: app_hidden.run_retention(perform boolean, at timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_hidden.run_retention(perform boolean, at timestamp with time zone DEFAULT now())
+ RETURNS app_public.retention_runs
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  report jsonb := '[]';
+  cases uuid[];
+  c uuid;
+  n bigint;
+  days integer;
+  logged app_public.retention_runs;
+begin
+  -- Only sanad_user may execute this, always with a person's id: a coordinator. The job runs as
+  -- the owner, with no person.
+  if app_public.current_user_id() is not null and not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may run the retention job.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  -- anonymized cases: their identifiers
+  select coalesce(array_agg(d), '{}') into cases from app_hidden.anonymizations_due(run_retention.at) d;
+  report := report || jsonb_build_array(jsonb_build_object('record_kind', 'anonymized_case_identifiers', 'records', cardinality(cases), 'cases', to_jsonb(cases)));
+  if perform then
+    foreach c in array cases loop
+      perform 1 from app_hidden.erase_case(c, true, 'anonymization');
+      update app_public.case_anonymizations a set erased_at = now() where a.case_id = c;
+    end loop;
+  end if;
+  -- the log of notification mails sent
+  days := app_hidden.retention_days('notification_log');
+  if days is not null then
+    select count(*) into n from app_private.notification_log l where l.last_sent_at < run_retention.at - make_interval(days => days);
+    if perform then
+      delete from app_private.notification_log l where l.last_sent_at < run_retention.at - make_interval(days => days);
+    end if;
+  else
+    n := 0;
+  end if;
+  report := report || jsonb_build_array(jsonb_build_object('record_kind', 'notification_log', 'records', n));
+  -- sign-in tokens and mailed links past their expiry
+  days := app_hidden.retention_days('expired_tokens');
+  if days is not null then
+    select (select count(*) from app_private.login_tokens t where t.expires_at < run_retention.at - make_interval(days => days))
+         + (select count(*) from app_private.action_tokens t where t.expires_at < run_retention.at - make_interval(days => days)) into n;
+    if perform then
+      delete from app_private.login_tokens t where t.expires_at < run_retention.at - make_interval(days => days);
+      delete from app_private.action_tokens t where t.expires_at < run_retention.at - make_interval(days => days);
+    end if;
+  else
+    n := 0;
+  end if;
+  report := report || jsonb_build_array(jsonb_build_object('record_kind', 'expired_tokens', 'records', n));
+  insert into app_public.retention_runs (ran_at, performed, report) values (run_retention.at, perform, report) returning * into logged;
+  return logged;
+end;
+$function$;
+grant execute on function app_hidden.run_retention(perform boolean, at timestamp with time zone) to sanad_user;
 
 -- function: app_hidden.safety_responsible_group(case_id uuid)
 CREATE OR REPLACE FUNCTION app_hidden.safety_responsible_group(case_id uuid)
@@ -9159,6 +10480,58 @@ AS $function$
   returning i.*
 $function$;
 grant execute on function app_hidden.set_favorite_message(case_id uuid, message_id uuid, is_favorite boolean) to sanad_user;
+
+-- function: app_hidden.set_legal_hold(case_id uuid, hold boolean, reason text)
+CREATE OR REPLACE FUNCTION app_hidden.set_legal_hold(case_id uuid, hold boolean, reason text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may set a legal hold.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if reason is null or length(btrim(reason)) = 0 or length(reason) > 2000 then
+    raise exception 'Give a reason (up to 2000 characters).' using errcode = '22023', hint = 'reason_required';
+  end if;
+  if not exists (select 1 from app_public.cases c where c.id = set_legal_hold.case_id) then
+    raise exception 'There is no such case.' using errcode = 'P0002', hint = 'case_not_found';
+  end if;
+  if hold then
+    insert into app_public.case_legal_holds (case_id, reason, set_by)
+    values (set_legal_hold.case_id, btrim(reason), app_public.current_user_id())
+    on conflict on constraint case_legal_holds_pkey do update set reason = excluded.reason, set_by = excluded.set_by, set_at = now();
+  else
+    delete from app_public.case_legal_holds h where h.case_id = set_legal_hold.case_id;
+  end if;
+end;
+$function$;
+grant execute on function app_hidden.set_legal_hold(case_id uuid, hold boolean, reason text) to sanad_user;
+
+-- function: app_hidden.set_retention(record_kind text, keep_days integer)
+CREATE OR REPLACE FUNCTION app_hidden.set_retention(record_kind text, keep_days integer)
+ RETURNS app_public.retention_settings
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  saved app_public.retention_settings;
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may set retention periods.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  update app_public.retention_settings s set keep_days = set_retention.keep_days, updated_by = app_public.current_user_id(), updated_at = now()
+   where s.record_kind = set_retention.record_kind
+  returning * into saved;
+  if saved.record_kind is null then
+    raise exception 'There is no such kind of record.' using errcode = '22023', hint = 'retention_kind_unknown';
+  end if;
+  return saved;
+end;
+$function$;
+grant execute on function app_hidden.set_retention(record_kind text, keep_days integer) to sanad_user;
 
 -- function: app_hidden.set_short_notice_hours(hours integer)
 CREATE OR REPLACE FUNCTION app_hidden.set_short_notice_hours(hours integer)
@@ -9492,6 +10865,19 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.tg_assignment_fixes_allocation()
+CREATE OR REPLACE FUNCTION app_hidden.tg_assignment_fixes_allocation()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  update app_private.allocation_config c set fixed_at = now(), fixed_by = new.assigned_by where c.fixed_at is null;
+  return null;
+end;
+$function$;
+
 -- function: app_hidden.tg_assignment_in_step()
 CREATE OR REPLACE FUNCTION app_hidden.tg_assignment_in_step()
  RETURNS trigger
@@ -9504,6 +10890,21 @@ begin
     raise exception 'The trial of this case is not waiting for randomization; the arm is drawn in the trial''s randomization step.'
       using errcode = '55000', hint = 'not_in_randomization_step';
   end if;
+  return new;
+end;
+$function$;
+
+-- function: app_hidden.tg_assignment_ticket()
+CREATE OR REPLACE FUNCTION app_hidden.tg_assignment_ticket()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  -- randomize_case marks the ticket with the case before it inserts the assignment.
+  select t.position into new.allocation_position from app_private.allocation_tickets t where t.case_id = new.case_id
+   order by t.drawn_at desc nulls last limit 1;
   return new;
 end;
 $function$;
@@ -9775,6 +11176,24 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.tg_cases_anonymization()
+CREATE OR REPLACE FUNCTION app_hidden.tg_cases_anonymization()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if new.stage = 'anonymization' and (tg_op = 'INSERT' or old.stage is distinct from 'anonymization') then
+    insert into app_public.case_anonymizations (case_id) values (new.id)
+    on conflict (case_id) do update set requested_at = now() where app_public.case_anonymizations.erased_at is null;
+  elsif tg_op = 'UPDATE' and old.stage = 'anonymization' and new.stage <> 'anonymization' then
+    delete from app_public.case_anonymizations a where a.case_id = new.id and a.erased_at is null;
+  end if;
+  return null;
+end;
+$function$;
+
 -- function: app_hidden.tg_cases_search_text()
 CREATE OR REPLACE FUNCTION app_hidden.tg_cases_search_text()
  RETURNS trigger
@@ -9861,6 +11280,69 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.tg_chain_link_signature()
+CREATE OR REPLACE FUNCTION app_hidden.tg_chain_link_signature()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  link record;
+begin
+  new.chain := 'all';
+  link := app_hidden.chain_next('signatures', new.chain);
+  new.chain_seq := link.seq;
+  new.prev_hash := link.prev_hash;
+  new.row_hash := app_hidden.chain_hash(new.prev_hash, app_hidden.chain_content_signature(new));
+  update app_private.log_chain_heads set seq = new.chain_seq, hash = new.row_hash where log = 'signatures' and chain = new.chain;
+  return new;
+end;
+$function$;
+
+-- function: app_hidden.tg_collection_needs_consent()
+CREATE OR REPLACE FUNCTION app_hidden.tg_collection_needs_consent()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if app_hidden.data_stopped(new.case_id) then
+    raise exception 'This participant withdrew from the trial; no new data is collected.'
+      using errcode = 'P0001', hint = 'withdrawn_no_new_data';
+  end if;
+  if app_hidden.consent_pending(new.case_id) then
+    -- P0001: every API (REST, GraphQL) answers it as 400 with this code.
+    raise exception 'Please read and agree to the updated consent before you continue.'
+      using errcode = 'P0001', hint = 'consent_required';
+  end if;
+  return new;
+end;
+$function$;
+
+-- function: app_hidden.tg_consent_texts_final()
+CREATE OR REPLACE FUNCTION app_hidden.tg_consent_texts_final()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  target uuid := case when tg_op = 'DELETE' then old.version_id else new.version_id end;
+begin
+  if exists (select 1 from app_public.consent_versions v
+              where v.status = 'published' and (v.id = target or (tg_op = 'UPDATE' and v.id = old.version_id))) then
+    raise exception 'This consent version is published and can no longer be changed; make a new version instead.'
+      using errcode = '55000', hint = 'consent_version_published';
+  end if;
+  if tg_op = 'DELETE' then
+    return old;
+  end if;
+  new.editor_id := app_public.current_user_id();
+  new.updated_at := now();
+  return new;
+end;
+$function$;
+
 -- function: app_hidden.tg_content_templates_editor()
 CREATE OR REPLACE FUNCTION app_hidden.tg_content_templates_editor()
  RETURNS trigger
@@ -9942,6 +11424,42 @@ begin
 end;
 $function$;
 comment on function app_hidden.tg_content_templates_wording_checked() is 'Refuses request-role writes of questionnaire wording (instr- PAGE texts) that did not pass the server''s wording checker.';
+
+-- function: app_hidden.tg_counseling_letter_sent()
+CREATE OR REPLACE FUNCTION app_hidden.tg_counseling_letter_sent()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if new.published_at is not null and (tg_op = 'INSERT' or old.published_at is null)
+     and exists (select 1 from app_public.case_members m
+                  where m.case_id = new.case_id and m.user_id = new.sender_id and m.acts_as_counselor)
+     and app_hidden.in_counseling(new.case_id) then
+    perform app_hidden.notify_workflow(new.case_id, 'counselingLetterSent',
+      jsonb_build_object('letterId', jsonb_build_object('value', new.id::text, 'type', 'String')));
+  end if;
+  return null;
+end;
+$function$;
+
+-- function: app_hidden.tg_counselor_through_command()
+CREATE OR REPLACE FUNCTION app_hidden.tg_counselor_through_command()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if current_user::text = 'sanad_user' and (
+       (tg_op = 'INSERT' and new.acts_as_counselor)
+    or (tg_op = 'UPDATE' and new.acts_as_counselor is distinct from old.acts_as_counselor)
+    or (tg_op = 'DELETE' and old.acts_as_counselor)) then
+    raise exception 'A counselor is assigned on the case''s counseling panel.' using errcode = '42501', hint = 'counselor_through_command';
+  end if;
+  return case when tg_op = 'DELETE' then old else new end;
+end;
+$function$;
 
 -- function: app_hidden.tg_feedback_report_booking()
 CREATE OR REPLACE FUNCTION app_hidden.tg_feedback_report_booking()
@@ -10206,6 +11724,36 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.tg_letter_arm()
+CREATE OR REPLACE FUNCTION app_hidden.tg_letter_arm()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  template_arm text;
+begin
+  if new.published_at is null or (tg_op = 'UPDATE' and old.published_at is not null) or new.template_id is null then
+    return case when tg_when = 'BEFORE' then new else null end;
+  end if;
+  template_arm := app_hidden.letter_out_of_arm(new.case_id, new.template_id);
+  if template_arm is null then
+    return case when tg_when = 'BEFORE' then new else null end;
+  end if;
+  if tg_when = 'BEFORE' then
+    if length(btrim(coalesce(new.out_of_arm_reason, ''))) = 0 then
+      raise exception 'This letter''s template belongs to another arm; sending it needs a reason, which is recorded and reported.'
+        using errcode = 'P0001', hint = 'OUT_OF_ARM_REASON_REQUIRED';
+    end if;
+    return new;
+  end if;
+  insert into app_public.out_of_arm_sends (case_id, arm, kind, content, reason, sent_by)
+  values (new.case_id, app_hidden.case_arm(new.case_id), 'letter', template_arm, btrim(new.out_of_arm_reason), app_public.current_user_id());
+  return null;
+end;
+$function$;
+
 -- function: app_hidden.tg_letters_notify()
 CREATE OR REPLACE FUNCTION app_hidden.tg_letters_notify()
  RETURNS trigger
@@ -10232,6 +11780,36 @@ AS $function$
 begin
   raise exception 'The % is append-only: its rows cannot be changed or deleted', replace(tg_table_name, '_', ' ')
     using errcode = '42501';
+end;
+$function$;
+
+-- function: app_hidden.tg_mail_contact_stopped()
+CREATE OR REPLACE FUNCTION app_hidden.tg_mail_contact_stopped()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if app_hidden.contact_stopped(new.user_id) then
+    return null;
+  end if;
+  return new;
+end;
+$function$;
+
+-- function: app_hidden.tg_member_not_assessor()
+CREATE OR REPLACE FUNCTION app_hidden.tg_member_not_assessor()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if exists (select 1 from app_public.users u where u.id = new.user_id and u.is_assessor_account) then
+    raise exception 'A blinded assessor cannot be a member of a case.' using errcode = '55000', hint = 'assessor_not_member';
+  end if;
+  return new;
 end;
 $function$;
 
@@ -10278,6 +11856,42 @@ begin
 end;
 $function$;
 comment on function app_hidden.tg_raise_read_version() is 'Raises app_private.read_versions for the topic named in the trigger argument, once per transaction.';
+
+-- function: app_hidden.tg_randomized_needs_therapist()
+CREATE OR REPLACE FUNCTION app_hidden.tg_randomized_needs_therapist()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not exists (select 1 from app_public.case_members m where m.case_id = new.case_id and m.acts_as_therapist) then
+    perform app_hidden.request_workflow_start(new.case_id, 'therapist-assignment', null,
+      jsonb_build_object('treatment', new.treatment));
+  end if;
+  return null;
+end;
+$function$;
+
+-- function: app_hidden.tg_report_starts_counseling()
+CREATE OR REPLACE FUNCTION app_hidden.tg_report_starts_counseling()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if new.state = 'final' and old.state = 'draft' and new.trial_outcome = 'counseling'
+     and not exists (select 1 from app_public.workflow_instances i
+                      where i.case_id = new.case_id and i.definition_key = 'counseling' and i.state = 'ACTIVE')
+     and not exists (select 1 from app_private.workflow_start_requests r
+                      where r.case_id = new.case_id and r.definition_key = 'counseling') then
+    perform app_hidden.request_workflow_start(new.case_id, 'counseling', 'counseling',
+      jsonb_build_object('interviewReportId', jsonb_build_object('value', new.id::text, 'type', 'String')));
+  end if;
+  return null;
+end;
+$function$;
 
 -- function: app_hidden.tg_safety_task_completed()
 CREATE OR REPLACE FUNCTION app_hidden.tg_safety_task_completed()
@@ -10362,6 +11976,24 @@ begin
 end
 $function$;
 
+-- function: app_hidden.tg_therapist_joined()
+CREATE OR REPLACE FUNCTION app_hidden.tg_therapist_joined()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if new.acts_as_therapist and (tg_op = 'INSERT' or not old.acts_as_therapist)
+     and exists (select 1 from app_public.workflow_tasks t
+                  where t.case_id = new.case_id and t.task_definition_key = 'assignTherapistTask' and t.end_time is null) then
+    perform app_hidden.notify_workflow(new.case_id, 'therapistAssigned',
+      jsonb_build_object('therapist', jsonb_build_object('value', new.user_id::text, 'type', 'String')));
+  end if;
+  return null;
+end;
+$function$;
+
 -- function: app_hidden.tg_treatment_modules_start()
 CREATE OR REPLACE FUNCTION app_hidden.tg_treatment_modules_start()
  RETURNS trigger
@@ -10377,6 +12009,17 @@ begin
 end;
 $function$;
 comment on function app_hidden.tg_treatment_modules_start() is 'Queues the treatment-modules process of a case when its treatment is assigned (the start of its treatment).';
+
+-- function: app_hidden.tg_unblinding_append_only()
+CREATE OR REPLACE FUNCTION app_hidden.tg_unblinding_append_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  raise exception 'The unblinding log is append-only.' using errcode = '42501', hint = 'forbidden';
+end;
+$function$;
 
 -- function: app_hidden.tg_worksheet_feedback_entry()
 CREATE OR REPLACE FUNCTION app_hidden.tg_worksheet_feedback_entry()
@@ -10447,6 +12090,102 @@ begin
   return new;
 end;
 $function$;
+
+-- function: app_hidden.unblind_case_for_assessor(case_id uuid, assessor_id uuid, reason text)
+CREATE OR REPLACE FUNCTION app_hidden.unblind_case_for_assessor(case_id uuid, assessor_id uuid, reason text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may unblind a case.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if reason is null or length(btrim(reason)) = 0 or length(reason) > 2000 then
+    raise exception 'Give a reason (up to 2000 characters).' using errcode = '22023', hint = 'reason_required';
+  end if;
+  if not exists (select 1 from app_public.assessor_assignments a
+                  where a.case_id = unblind_case_for_assessor.case_id and a.assessor_id = unblind_case_for_assessor.assessor_id) then
+    raise exception 'This assessor is not assigned to the case.' using errcode = 'P0002', hint = 'case_not_found';
+  end if;
+  insert into app_public.unblinding_events (kind, case_id, assessor_id, reason, unblinded_by)
+  values ('case', unblind_case_for_assessor.case_id, unblind_case_for_assessor.assessor_id, btrim(reason), app_public.current_user_id());
+end;
+$function$;
+grant execute on function app_hidden.unblind_case_for_assessor(case_id uuid, assessor_id uuid, reason text) to sanad_user;
+
+-- function: app_hidden.withdraw_case(case_id uuid, level text, reason text)
+CREATE OR REPLACE FUNCTION app_hidden.withdraw_case(case_id uuid, level text, reason text)
+ RETURNS app_public.case_withdrawals
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  made app_public.case_withdrawals;
+  patient uuid;
+  randomized boolean;
+  already_dropout boolean;
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may record a withdrawal.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  if level is null or level not in ('stop_contact', 'stop_data', 'erasure') then
+    raise exception 'Choose a level: stop contact, stop new data or erasure.' using errcode = '22023', hint = 'withdrawal_level_unknown';
+  end if;
+  if reason is null or length(btrim(reason)) = 0 or length(reason) > 2000 then
+    raise exception 'Give a reason (up to 2000 characters).' using errcode = '22023', hint = 'reason_required';
+  end if;
+  if not exists (select 1 from app_public.cases c where c.id = withdraw_case.case_id) then
+    raise exception 'There is no such case.' using errcode = 'P0002', hint = 'case_not_found';
+  end if;
+  select m.user_id into patient from app_public.case_members m
+   where m.case_id = withdraw_case.case_id and m.acts_as_patient order by m.created_at limit 1;
+  if patient is null then
+    raise exception 'The case has no patient.' using errcode = '55000', hint = 'no_patient';
+  end if;
+  if exists (select 1 from app_public.case_withdrawals w where w.case_id = withdraw_case.case_id and w.level = withdraw_case.level) then
+    raise exception 'This withdrawal is recorded already.' using errcode = '55000', hint = 'already_withdrawn';
+  end if;
+  if level = 'erasure' and exists (select 1 from app_public.case_legal_holds h where h.case_id = withdraw_case.case_id) then
+    raise exception 'This case is under legal hold; its data may not be erased while the hold stands.' using errcode = '55000', hint = 'legal_hold';
+  end if;
+
+  insert into app_public.case_withdrawals (case_id, level, reason, decided_by)
+  values (withdraw_case.case_id, withdraw_case.level, btrim(withdraw_case.reason), app_public.current_user_id())
+  returning * into made;
+
+  -- Every level: no more mails (queued ones go now) and no more tasks.
+  delete from app_private.workflow_mails q where q.user_id = patient;
+  delete from app_private.notification_queue q where q.user_id = patient;
+  delete from app_private.interview_mail_queue q where q.user_id = patient;
+  delete from app_private.report_mails q where q.user_id = patient;
+
+  if level in ('stop_data', 'erasure') and not exists (select 1 from app_public.case_withdrawals w
+      where w.case_id = withdraw_case.case_id and w.level in ('stop_data', 'erasure') and w.id <> made.id) then
+    -- The trial ends for them: a randomized patient drops out through the one door (CONSORT
+    -- counts them, intention to treat keeps their data); then every process ends.
+    randomized := exists (select 1 from app_public.treatment_assignments t where t.case_id = withdraw_case.case_id);
+    already_dropout := exists (select 1 from app_public.cases c where c.id = withdraw_case.case_id and c.is_dropout);
+    if randomized and not already_dropout then
+      perform app_hidden.exclude_case(withdraw_case.case_id, 'is_dropout', true, 'Withdrew consent: ' || btrim(withdraw_case.reason));
+    end if;
+    perform app_hidden.end_case_workflows(withdraw_case.case_id, 'withdrawn');
+    update app_public.cases c set stage = 'finished'
+     where c.id = withdraw_case.case_id and c.stage not in ('finished', 'excluded', 'anonymization');
+    update app_public.consent_requests r set answered_at = now() where r.case_id = withdraw_case.case_id and r.answered_at is null;
+  else
+    perform app_hidden.end_case_workflows(withdraw_case.case_id, 'withdrawn');
+  end if;
+
+  if level = 'erasure' then
+    perform 1 from app_hidden.erase_case(withdraw_case.case_id, true, 'withdrawal');
+  end if;
+  return made;
+end;
+$function$;
+grant execute on function app_hidden.withdraw_case(case_id uuid, level text, reason text) to sanad_user;
 
 -- function: app_hidden.workflow_call_rule(process_key text, action text, name text)
 CREATE OR REPLACE FUNCTION app_hidden.workflow_call_rule(process_key text, action text, name text)
@@ -10590,6 +12329,23 @@ AS $function$
 $function$;
 comment on function app_hidden.workflow_roles(case_id uuid, task_candidate_groups text[], task_assignee text) is 'The workflow roles of the signed-in person in a case: coordinator, its case-member roles, and candidate/assignee of a task.';
 grant execute on function app_hidden.workflow_roles(case_id uuid, task_candidate_groups text[], task_assignee text) to sanad_user;
+
+-- function: app_hidden.worksheet_in_reach(case_id uuid, worksheet text)
+CREATE OR REPLACE FUNCTION app_hidden.worksheet_in_reach(case_id uuid, worksheet text)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select case
+    when app_hidden.case_arm(worksheet_in_reach.case_id) is null then true
+    else exists (select 1 from app_public.arm_worksheets w
+                  where w.arm = app_hidden.case_arm(worksheet_in_reach.case_id) and w.worksheet = worksheet_in_reach.worksheet)
+      or exists (select 1 from app_public.out_of_arm_sends s
+                  where s.case_id = worksheet_in_reach.case_id and s.kind = 'worksheet' and s.content = worksheet_in_reach.worksheet)
+  end
+$function$;
+grant execute on function app_hidden.worksheet_in_reach(case_id uuid, worksheet text) to sanad_user;
 
 -- function: app_private.forget_sign_in_failures(pair_key text)
 CREATE OR REPLACE FUNCTION app_private.forget_sign_in_failures(pair_key text)
@@ -10773,6 +12529,33 @@ $function$;
 comment on function app_public.allocation_balance() is 'Randomized cases per stratum and arm; coordinators only.';
 grant execute on function app_public.allocation_balance() to sanad_user;
 
+-- function: app_public.allocation_commitment()
+CREATE OR REPLACE FUNCTION app_public.allocation_commitment()
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may read the allocation.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  return (
+    select jsonb_build_object(
+      'commitment', c.commitment,
+      'parameters', c.parameters_text,
+      'configuredAt', c.configured_at,
+      'fixedAt', c.fixed_at,
+      'fixedBy', (select coalesce(u.alias, u.username) from app_public.users u where u.id = c.fixed_by),
+      'revealedAt', c.revealed_at,
+      'revealedBy', (select coalesce(u.alias, u.username) from app_public.users u where u.id = c.revealed_by),
+      'seed', case when c.revealed_at is not null then c.seed end)
+      from app_private.allocation_config c);
+end;
+$function$;
+comment on function app_public.allocation_commitment() is 'The allocation''s published parameters and commitment, when it was fixed (go-live), and the seed once unblinded; coordinators only.';
+grant execute on function app_public.allocation_commitment() to sanad_user;
+
 -- function: app_public.allocation_summary()
 CREATE OR REPLACE FUNCTION app_public.allocation_summary()
  RETURNS jsonb
@@ -10796,6 +12579,36 @@ $function$;
 comment on function app_public.allocation_summary() is 'The configured allocation (method, arms and ratio, factors) without its concealed sequence; coordinators only. Null before configuration.';
 grant execute on function app_public.allocation_summary() to sanad_user;
 
+-- function: app_public.arm_contamination()
+CREATE OR REPLACE FUNCTION app_public.arm_contamination()
+ RETURNS TABLE(arm text, randomized integer, sends integer, cases integer, worksheets integer, letters integer)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+#variable_conflict use_column
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators read the contamination report.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  return query
+  with arms as (
+    select a.treatment as arm, count(*)::integer as randomized from app_public.treatment_assignments a group by a.treatment
+  ), sends as (
+    select s.arm, count(*)::integer as sends, count(distinct s.case_id)::integer as cases,
+           (count(*) filter (where s.kind = 'worksheet'))::integer as worksheets,
+           (count(*) filter (where s.kind = 'letter'))::integer as letters
+      from app_public.out_of_arm_sends s group by s.arm
+  )
+  select coalesce(a.arm, s.arm), coalesce(a.randomized, 0), coalesce(s.sends, 0), coalesce(s.cases, 0),
+         coalesce(s.worksheets, 0), coalesce(s.letters, 0)
+    from arms a full join sends s on s.arm = a.arm
+   order by 1;
+end;
+$function$;
+comment on function app_public.arm_contamination() is 'Per treatment arm: randomized cases and the out-of-arm sends (worksheets, letters) with their reasons recorded. Coordinators only.';
+grant execute on function app_public.arm_contamination() to sanad_user;
+
 -- function: app_public.available_interview_dates(since timestamp with time zone, until timestamp with time zone)
 CREATE OR REPLACE FUNCTION app_public.available_interview_dates(since timestamp with time zone DEFAULT NULL::timestamp with time zone, until timestamp with time zone DEFAULT NULL::timestamp with time zone)
  RETURNS SETOF app_public.available_interview_date
@@ -10811,6 +12624,72 @@ AS $function$
 $function$;
 comment on function app_public.available_interview_dates(since timestamp with time zone, until timestamp with time zone) is 'Free upcoming time slots, earliest first, optionally starting within [since, until).';
 grant execute on function app_public.available_interview_dates(since timestamp with time zone, until timestamp with time zone) to sanad_user;
+
+-- function: app_public.blinded_assessment_rows()
+CREATE OR REPLACE FUNCTION app_public.blinded_assessment_rows()
+ RETURNS TABLE(case_id uuid, case_code text, time_of_measurement text, ptsd_severity integer, depression_severity integer, assessor text, assessed_at timestamp with time zone, treatment text, guess text, unblinded boolean)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may export the blinded assessments.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  return query
+    select b.case_id, app_public.cases_short_id(c), b.time_of_measurement, b.ptsd_severity, b.depression_severity,
+           (select coalesce(u.alias, u.username::text) from app_public.users u where u.id = b.assessor_id), b.assessed_at,
+           t.treatment,
+           (select g.guess from app_public.blinding_guesses g where g.case_id = b.case_id and g.assessor_id = b.assessor_id),
+           exists (select 1 from app_public.unblinding_events e where e.kind = 'case' and e.case_id = b.case_id and e.assessor_id = b.assessor_id)
+      from app_public.blinded_assessments b
+      join app_public.cases c on c.id = b.case_id
+      left join app_public.treatment_assignments t on t.case_id = b.case_id
+     order by c.created_at, b.case_id, array_position(array['post', 'fu1', 'fu2'], b.time_of_measurement);
+end;
+$function$;
+grant execute on function app_public.blinded_assessment_rows() to sanad_user;
+
+-- function: app_public.blinding_guess_options()
+CREATE OR REPLACE FUNCTION app_public.blinding_guess_options()
+ RETURNS text[]
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not (app_hidden.is_assessor() or app_hidden.is_coordinator()) then
+    raise exception 'Only blinded assessors and coordinators may read the guess options.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  return coalesce((select array_agg(a ->> 'code' order by o) from app_private.allocation_config c,
+                   jsonb_array_elements(c.arms) with ordinality as e(a, o)), '{}') || array['dont_know'];
+end;
+$function$;
+grant execute on function app_public.blinding_guess_options() to sanad_user;
+
+-- function: app_public.blinding_index()
+CREATE OR REPLACE FUNCTION app_public.blinding_index()
+ RETURNS TABLE(treatment text, guesses bigint, correct bigint, incorrect bigint, dont_know bigint, bang_index numeric)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may read the blinding index.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  return query
+    select t.treatment, count(*), count(*) filter (where g.guess = t.treatment),
+           count(*) filter (where g.guess <> t.treatment and g.guess <> 'dont_know'),
+           count(*) filter (where g.guess = 'dont_know'),
+           round((count(*) filter (where g.guess = t.treatment) - count(*) filter (where g.guess <> t.treatment and g.guess <> 'dont_know'))::numeric
+                 / count(*), 3)
+      from app_public.blinding_guesses g join app_public.treatment_assignments t on t.case_id = g.case_id
+     group by t.treatment order by t.treatment;
+end;
+$function$;
+comment on function app_public.blinding_index() is 'Bang''s blinding index per arm from the assessors'' guesses; coordinators only.';
+grant execute on function app_public.blinding_index() to sanad_user;
 
 -- function: app_public.book_interview(offer_id uuid, case_id uuid)
 CREATE OR REPLACE FUNCTION app_public.book_interview(offer_id uuid, case_id uuid)
@@ -11074,6 +12953,32 @@ end;
 $function$;
 grant execute on function app_public.case_messages_is_unread(m app_public.case_messages) to sanad_user;
 
+-- function: app_public.case_worksheet_codes(case_id uuid)
+CREATE OR REPLACE FUNCTION app_public.case_worksheet_codes(case_id uuid)
+ RETURNS TABLE(worksheet text, in_arm boolean, week integer)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  the_arm text;
+begin
+  if not (app_hidden.is_coordinator() or case_worksheet_codes.case_id in (select app_hidden.my_case_ids())) then
+    raise exception 'Not involved in this case' using errcode = '42501', hint = 'NOT_INVOLVED';
+  end if;
+  the_arm := app_hidden.case_arm(case_worksheet_codes.case_id);
+  return query
+  select c.code, the_arm is null or w.worksheet is not null, w.week
+    from unnest(array['cbt_thoughts', 'cbt_reframings', 'cbt_activities', 'ipt_conflicts', 'ipt_relationships', 'ipt_situations'])
+         with ordinality as c(code, o)
+    left join app_public.arm_worksheets w on w.arm = the_arm and w.worksheet = c.code
+   where app_hidden.worksheet_in_reach(case_worksheet_codes.case_id, c.code)
+   order by w.week nulls last, c.o;
+end;
+$function$;
+comment on function app_public.case_worksheet_codes(case_id uuid) is 'The worksheets the patient of a case may use: its arm''s, and those a therapist sent out of the arm (in_arm false).';
+grant execute on function app_public.case_worksheet_codes(case_id uuid) to sanad_user;
+
 -- function: app_public.cases_anti_suicide_contract_at(c app_public.cases)
 CREATE OR REPLACE FUNCTION app_public.cases_anti_suicide_contract_at(c app_public.cases)
  RETURNS timestamp with time zone
@@ -11327,22 +13232,15 @@ CREATE OR REPLACE FUNCTION app_public.cases_randomization_check(c app_public.cas
  SET search_path TO 'pg_catalog'
 AS $function$
 declare
-  registered text;
-  reported text;
+  records jsonb;
+  given text[];
   refusal text;
 begin
   if not app_hidden.is_coordinator() then
     return null;
   end if;
-  select u.gender::text into registered
-    from app_public.case_members m join app_public.users u on u.id = m.user_id
-   where m.case_id = c.id and m.acts_as_patient
-   limit 1;
-  select r.sex into reported
-    from app_public.interview_reports r
-   where r.case_id = c.id and r.state = 'final'
-   order by r.finalized_at desc
-   limit 1;
+  records := app_hidden.case_gender_records(c.id);
+  select array_agg(distinct value) into given from jsonb_each_text(records) where value is not null;
   refusal := case
     when exists (select 1 from app_public.treatment_assignments t where t.case_id = c.id) then 'already_randomized'
     when not exists (select 1 from app_private.allocation_config) then 'allocation_missing'
@@ -11350,12 +13248,14 @@ begin
   end;
   return jsonb_build_object(
     'refusal', refusal,
-    'registeredGender', registered,
-    'reportedGender', reported,
-    'genderMismatch', registered is not null and reported is not null and registered <> reported);
+    'genderSource', app_hidden.gender_source(),
+    'genders', records,
+    'registeredGender', records ->> 'registration',
+    'reportedGender', records ->> 'report',
+    'genderMismatch', coalesce(cardinality(given), 0) > 1);
 end;
 $function$;
-comment on function app_public.cases_randomization_check(c app_public.cases) is 'For coordinators: whether the draw would accept this case (refusal: null, already_randomized, allocation_missing or not_accepted) and whether registration and the signed interview report disagree on gender (the stratum uses the registration). Null for everyone else.';
+comment on function app_public.cases_randomization_check(c app_public.cases) is 'For coordinators: whether the draw would accept this case (refusal: null, already_randomized, allocation_missing or not_accepted), the gender each record gives (registration, screening, report), which one the stratum uses (genderSource) and whether they disagree. Null for everyone else.';
 grant execute on function app_public.cases_randomization_check(c app_public.cases) to sanad_user;
 
 -- function: app_public.cases_risk_open(c app_public.cases)
@@ -11884,6 +13784,39 @@ AS $function$
 $function$;
 grant execute on function app_public.messages_in_case_after(case_id uuid, since timestamp with time zone) to sanad_user;
 
+-- function: app_public.my_assessment_cases()
+CREATE OR REPLACE FUNCTION app_public.my_assessment_cases()
+ RETURNS TABLE(case_id uuid, case_code text, patient_name text, assigned_at timestamp with time zone, post_at timestamp with time zone, fu1_at timestamp with time zone, fu2_at timestamp with time zone, guessed boolean, unblinded_arm text)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_assessor() then
+    raise exception 'Only blinded assessors have assessment cases.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  return query
+    select a.case_id, app_public.cases_short_id(c), coalesce(p.alias, '—'), a.assigned_at,
+           (select b.assessed_at from app_public.blinded_assessments b where b.case_id = a.case_id and b.time_of_measurement = 'post'),
+           (select b.assessed_at from app_public.blinded_assessments b where b.case_id = a.case_id and b.time_of_measurement = 'fu1'),
+           (select b.assessed_at from app_public.blinded_assessments b where b.case_id = a.case_id and b.time_of_measurement = 'fu2'),
+           -- whether the guess is recorded, not the guess: an arm code on the assessor's screen is none of their business once typed
+           exists (select 1 from app_public.blinding_guesses g where g.case_id = a.case_id and g.assessor_id = a.assessor_id),
+           -- the arm only where a coordinator unblinded this case for this assessor (logged)
+           case when exists (select 1 from app_public.unblinding_events e
+                              where e.kind = 'case' and e.case_id = a.case_id and e.assessor_id = a.assessor_id)
+                then (select t.treatment from app_public.treatment_assignments t where t.case_id = a.case_id) end
+      from app_public.assessor_assignments a
+      join app_public.cases c on c.id = a.case_id
+      left join lateral (select u.alias from app_public.case_members m join app_public.users u on u.id = m.user_id
+                          where m.case_id = a.case_id and m.acts_as_patient limit 1) p on true
+     where a.assessor_id = app_public.current_user_id()
+     order by a.assigned_at, a.case_id;
+end;
+$function$;
+comment on function app_public.my_assessment_cases() is 'A blinded assessor''s cases: code, patient alias, which assessments are done and whether the guess is recorded; never the arm unless unblinded for them.';
+grant execute on function app_public.my_assessment_cases() to sanad_user;
+
 -- function: app_public.my_due_tasks()
 CREATE OR REPLACE FUNCTION app_public.my_due_tasks()
  RETURNS SETOF app_public.workflow_tasks
@@ -12144,6 +14077,45 @@ $function$;
 comment on function app_public.safety_signals_first_call_at(s app_public.safety_signals) is 'When the first call answering this risk answer was made (a call recorded for it or on the case since).';
 grant execute on function app_public.safety_signals_first_call_at(s app_public.safety_signals) to sanad_user;
 
+-- function: app_public.send_out_of_arm_worksheet(case_id uuid, worksheet text, reason text)
+CREATE OR REPLACE FUNCTION app_public.send_out_of_arm_worksheet(case_id uuid, worksheet text, reason text)
+ RETURNS app_public.out_of_arm_sends
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  the_arm text;
+  sent app_public.out_of_arm_sends;
+begin
+  if send_out_of_arm_worksheet.case_id not in (select app_hidden.my_case_ids_as('therapist')) then
+    raise exception 'Only a therapist of this case may send it a worksheet.' using errcode = '42501', hint = 'NOT_CASE_THERAPIST';
+  end if;
+  if worksheet is null or worksheet not in ('ipt_conflicts', 'ipt_relationships', 'ipt_situations', 'cbt_activities', 'cbt_reframings', 'cbt_thoughts') then
+    raise exception 'This worksheet does not exist.' using errcode = 'P0001', hint = 'WORKSHEET_UNKNOWN';
+  end if;
+  the_arm := app_hidden.case_arm(send_out_of_arm_worksheet.case_id);
+  if the_arm is null then
+    raise exception 'The case has no treatment arm yet; every worksheet is open to it.' using errcode = 'P0001', hint = 'CASE_NOT_RANDOMIZED';
+  end if;
+  if app_hidden.worksheet_in_reach(send_out_of_arm_worksheet.case_id, worksheet) then
+    raise exception 'The patient already has this worksheet.' using errcode = '23505', hint = 'WORKSHEET_ALREADY_OPEN';
+  end if;
+  if length(btrim(coalesce(reason, ''))) = 0 then
+    raise exception 'A worksheet from another arm needs a reason; it is recorded and reported.' using errcode = 'P0001', hint = 'OUT_OF_ARM_REASON_REQUIRED';
+  end if;
+  if length(reason) > 2000 then
+    raise exception 'The reason is longer than 2000 characters.' using errcode = 'P0001', hint = 'OUT_OF_ARM_REASON_TOO_LONG';
+  end if;
+  insert into app_public.out_of_arm_sends (case_id, arm, kind, content, reason, sent_by)
+  values (send_out_of_arm_worksheet.case_id, the_arm, 'worksheet', worksheet, btrim(reason), app_public.current_user_id())
+  returning * into sent;
+  return sent;
+end;
+$function$;
+comment on function app_public.send_out_of_arm_worksheet(case_id uuid, worksheet text, reason text) is 'A therapist of the case sends a worksheet of another arm, with the reason (recorded and counted as contamination).';
+grant execute on function app_public.send_out_of_arm_worksheet(case_id uuid, worksheet text, reason text) to sanad_user;
+
 -- function: app_public.set_emergency_contact(case_id uuid, emergency_contact text)
 CREATE OR REPLACE FUNCTION app_public.set_emergency_contact(case_id uuid, emergency_contact text)
  RETURNS app_public.cases
@@ -12306,6 +14278,25 @@ $function$;
 comment on function app_public.trial_setup_check() is 'The trial''s setup state for coordinators: crisis contacts per locale, installed questionnaire wording, the neutral-labels confirmation, and whether it blocks.';
 grant execute on function app_public.trial_setup_check() to sanad_user;
 
+-- function: app_public.unblinding_log()
+CREATE OR REPLACE FUNCTION app_public.unblinding_log()
+ RETURNS TABLE(kind text, case_id uuid, assessor text, reason text, unblinded_by text, unblinded_at timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if not app_hidden.is_coordinator() then
+    raise exception 'Only coordinators may read the unblinding log.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  return query
+    select e.kind, e.case_id, (select coalesce(u.alias, u.username) from app_public.users u where u.id = e.assessor_id),
+           e.reason, (select coalesce(u.alias, u.username) from app_public.users u where u.id = e.unblinded_by), e.unblinded_at
+      from app_public.unblinding_events e order by e.unblinded_at desc, e.id;
+end;
+$function$;
+grant execute on function app_public.unblinding_log() to sanad_user;
+
 -- function: app_public.uncancel_offer(id uuid)
 CREATE OR REPLACE FUNCTION app_public.uncancel_offer(id uuid)
  RETURNS app_public.interview_offers
@@ -12431,6 +14422,18 @@ comment on function app_public.upload_download_document(locale text, title text,
 Stores a document for /downloads (coordinators); called by POST /api/downloads.';
 grant execute on function app_public.upload_download_document(locale text, title text, file_name text, content_type text, content bytea) to sanad_user;
 
+-- function: app_public.workflow_tasks_assignee_person(t app_public.workflow_tasks)
+CREATE OR REPLACE FUNCTION app_public.workflow_tasks_assignee_person(t app_public.workflow_tasks)
+ RETURNS app_public.users
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select u.* from app_public.users u where u.id::text = t.assignee
+$function$;
+comment on function app_public.workflow_tasks_assignee_person(t app_public.workflow_tasks) is 'The account the task is assigned to, when the reader may see it.';
+grant execute on function app_public.workflow_tasks_assignee_person(t app_public.workflow_tasks) to sanad_user;
+
 -- function: app_public.workflow_tasks_may_complete(t app_public.workflow_tasks)
 CREATE OR REPLACE FUNCTION app_public.workflow_tasks_may_complete(t app_public.workflow_tasks)
  RETURNS boolean
@@ -12485,6 +14488,14 @@ create policy select_coordinator on app_public.access_log as permissive for sele
 create policy select_coordinator on app_public.account_log as permissive for select to sanad_user
   using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
 
+-- policy: app_public.arm_worksheets select_all
+create policy select_all on app_public.arm_worksheets as permissive for select to sanad_user
+  using (true);
+
+-- policy: app_public.assessor_assignments select_own
+create policy select_own on app_public.assessor_assignments as permissive for select to sanad_user
+  using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (assessor_id = ( SELECT app_public.current_user_id() AS current_user_id))));
+
 -- policy: app_public.audit_log select_staff
 create policy select_staff on app_public.audit_log as permissive for select to sanad_user
   using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (( SELECT app_hidden.is_staff() AS is_staff) AND (case_id IN ( SELECT app_hidden.my_case_ids() AS my_case_ids)))));
@@ -12505,6 +14516,30 @@ create policy select_member on app_public.bdi2 as permissive for select to sanad
 create policy update_filler on app_public.bdi2 as permissive for update to sanad_user
   using ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)))
   with check ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)));
+
+-- policy: app_public.blinded_assessments select_own
+create policy select_own on app_public.blinded_assessments as permissive for select to sanad_user
+  using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (assessor_id = ( SELECT app_public.current_user_id() AS current_user_id))));
+
+-- policy: app_public.blinding_guesses select_coordinator
+create policy select_coordinator on app_public.blinding_guesses as permissive for select to sanad_user
+  using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
+
+-- policy: app_public.case_anonymizations select_coordinator
+create policy select_coordinator on app_public.case_anonymizations as permissive for select to sanad_user
+  using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
+
+-- policy: app_public.case_consents select_case
+create policy select_case on app_public.case_consents as permissive for select to sanad_user
+  using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (case_id IN ( SELECT app_hidden.my_case_ids() AS my_case_ids))));
+
+-- policy: app_public.case_erasures select_staff
+create policy select_staff on app_public.case_erasures as permissive for select to sanad_user
+  using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (( SELECT app_hidden.is_staff() AS is_staff) AND (case_id IN ( SELECT app_hidden.my_case_ids() AS my_case_ids)))));
+
+-- policy: app_public.case_legal_holds select_staff
+create policy select_staff on app_public.case_legal_holds as permissive for select to sanad_user
+  using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (( SELECT app_hidden.is_staff() AS is_staff) AND (case_id IN ( SELECT app_hidden.my_case_ids() AS my_case_ids)))));
 
 -- policy: app_public.case_members delete_coordinator
 create policy delete_coordinator on app_public.case_members as permissive for delete to sanad_user
@@ -12551,6 +14586,10 @@ create policy select_staff on app_public.case_suicide_calls as permissive for se
 create policy update_staff on app_public.case_suicide_calls as permissive for update to sanad_user
   using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (case_id IN ( SELECT app_hidden.my_staff_case_ids() AS my_staff_case_ids))));
 
+-- policy: app_public.case_withdrawals select_case
+create policy select_case on app_public.case_withdrawals as permissive for select to sanad_user
+  using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (case_id IN ( SELECT app_hidden.my_case_ids() AS my_case_ids))));
+
 -- policy: app_public.cases insert_coordinator
 create policy insert_coordinator on app_public.cases as permissive for insert to sanad_user
   with check (( SELECT app_hidden.is_coordinator() AS is_coordinator));
@@ -12565,54 +14604,54 @@ create policy update_coordinator on app_public.cases as permissive for update to
 
 -- policy: app_public.cbt_activities delete_own
 create policy delete_own on app_public.cbt_activities as permissive for delete to sanad_user
-  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_activities'::text)));
 
 -- policy: app_public.cbt_activities insert_own
 create policy insert_own on app_public.cbt_activities as permissive for insert to sanad_user
-  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_activities'::text)));
 
 -- policy: app_public.cbt_activities select_own_or_sent
 create policy select_own_or_sent on app_public.cbt_activities as permissive for select to sanad_user
-  using ((((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))) OR ((published_at IS NOT NULL) AND (case_id IN ( SELECT app_hidden.my_care_team_case_ids() AS my_care_team_case_ids)))));
+  using ((((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_activities'::text)) OR ((published_at IS NOT NULL) AND (case_id IN ( SELECT app_hidden.my_care_team_case_ids() AS my_care_team_case_ids)))));
 
 -- policy: app_public.cbt_activities update_own
 create policy update_own on app_public.cbt_activities as permissive for update to sanad_user
-  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))))
-  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_activities'::text)))
+  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_activities'::text)));
 
 -- policy: app_public.cbt_reframings delete_own
 create policy delete_own on app_public.cbt_reframings as permissive for delete to sanad_user
-  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_reframings'::text)));
 
 -- policy: app_public.cbt_reframings insert_own
 create policy insert_own on app_public.cbt_reframings as permissive for insert to sanad_user
-  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_reframings'::text)));
 
 -- policy: app_public.cbt_reframings select_own_or_sent
 create policy select_own_or_sent on app_public.cbt_reframings as permissive for select to sanad_user
-  using ((((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))) OR ((published_at IS NOT NULL) AND (case_id IN ( SELECT app_hidden.my_care_team_case_ids() AS my_care_team_case_ids)))));
+  using ((((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_reframings'::text)) OR ((published_at IS NOT NULL) AND (case_id IN ( SELECT app_hidden.my_care_team_case_ids() AS my_care_team_case_ids)))));
 
 -- policy: app_public.cbt_reframings update_own
 create policy update_own on app_public.cbt_reframings as permissive for update to sanad_user
-  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))))
-  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_reframings'::text)))
+  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_reframings'::text)));
 
 -- policy: app_public.cbt_thoughts delete_own
 create policy delete_own on app_public.cbt_thoughts as permissive for delete to sanad_user
-  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_thoughts'::text)));
 
 -- policy: app_public.cbt_thoughts insert_own
 create policy insert_own on app_public.cbt_thoughts as permissive for insert to sanad_user
-  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_thoughts'::text)));
 
 -- policy: app_public.cbt_thoughts select_own_or_sent
 create policy select_own_or_sent on app_public.cbt_thoughts as permissive for select to sanad_user
-  using ((((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))) OR ((published_at IS NOT NULL) AND (case_id IN ( SELECT app_hidden.my_care_team_case_ids() AS my_care_team_case_ids)))));
+  using ((((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_thoughts'::text)) OR ((published_at IS NOT NULL) AND (case_id IN ( SELECT app_hidden.my_care_team_case_ids() AS my_care_team_case_ids)))));
 
 -- policy: app_public.cbt_thoughts update_own
 create policy update_own on app_public.cbt_thoughts as permissive for update to sanad_user
-  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))))
-  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_thoughts'::text)))
+  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'cbt_thoughts'::text)));
 
 -- policy: app_public.cdrisk10 delete_filler
 create policy delete_filler on app_public.cdrisk10 as permissive for delete to sanad_user
@@ -12648,6 +14687,42 @@ create policy update_filler on app_public.comment as permissive for update to sa
   using ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)))
   with check ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)));
 
+-- policy: app_public.consent_requests select_case
+create policy select_case on app_public.consent_requests as permissive for select to sanad_user
+  using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (case_id IN ( SELECT app_hidden.my_case_ids() AS my_case_ids))));
+
+-- policy: app_public.consent_texts delete_coordinator
+create policy delete_coordinator on app_public.consent_texts as permissive for delete to sanad_user
+  using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
+
+-- policy: app_public.consent_texts select_published
+create policy select_published on app_public.consent_texts as permissive for select to sanad_anonymous
+  using ((EXISTS ( SELECT 1
+   FROM app_public.consent_versions v
+  WHERE ((v.id = consent_texts.version_id) AND (v.status = 'published'::text)))));
+
+-- policy: app_public.consent_texts select_user
+create policy select_user on app_public.consent_texts as permissive for select to sanad_user
+  using (((EXISTS ( SELECT 1
+   FROM app_public.consent_versions v
+  WHERE ((v.id = consent_texts.version_id) AND (v.status = 'published'::text)))) OR ( SELECT app_hidden.is_coordinator() AS is_coordinator)));
+
+-- policy: app_public.consent_texts update_coordinator
+create policy update_coordinator on app_public.consent_texts as permissive for update to sanad_user
+  using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
+
+-- policy: app_public.consent_texts write_coordinator
+create policy write_coordinator on app_public.consent_texts as permissive for insert to sanad_user
+  with check (( SELECT app_hidden.is_coordinator() AS is_coordinator));
+
+-- policy: app_public.consent_versions select_published
+create policy select_published on app_public.consent_versions as permissive for select to sanad_anonymous
+  using ((status = 'published'::text));
+
+-- policy: app_public.consent_versions select_user
+create policy select_user on app_public.consent_versions as permissive for select to sanad_user
+  using (((status = 'published'::text) OR ( SELECT app_hidden.is_coordinator() AS is_coordinator)));
+
 -- policy: app_public.content_template_versions select_coordinator
 create policy select_coordinator on app_public.content_template_versions as permissive for select to sanad_user
   using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
@@ -12659,6 +14734,10 @@ create policy delete_coordinator on app_public.content_templates as permissive f
 -- policy: app_public.content_templates insert_coordinator
 create policy insert_coordinator on app_public.content_templates as permissive for insert to sanad_user
   with check (( SELECT app_hidden.is_coordinator() AS is_coordinator));
+
+-- policy: app_public.content_templates select_letters_counselor
+create policy select_letters_counselor on app_public.content_templates as permissive for select to sanad_user
+  using (((type = 'LETTER'::text) AND ( SELECT app_hidden.is_counselor() AS is_counselor)));
 
 -- policy: app_public.content_templates select_public_pages
 create policy select_public_pages on app_public.content_templates as permissive for select to sanad_anonymous, sanad_user
@@ -12855,54 +14934,54 @@ create policy select_own on app_public.invoice_items as permissive for select to
 
 -- policy: app_public.ipt_conflicts delete_own
 create policy delete_own on app_public.ipt_conflicts as permissive for delete to sanad_user
-  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_conflicts'::text)));
 
 -- policy: app_public.ipt_conflicts insert_own
 create policy insert_own on app_public.ipt_conflicts as permissive for insert to sanad_user
-  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_conflicts'::text)));
 
 -- policy: app_public.ipt_conflicts select_own_or_sent
 create policy select_own_or_sent on app_public.ipt_conflicts as permissive for select to sanad_user
-  using ((((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))) OR ((published_at IS NOT NULL) AND (case_id IN ( SELECT app_hidden.my_care_team_case_ids() AS my_care_team_case_ids)))));
+  using ((((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_conflicts'::text)) OR ((published_at IS NOT NULL) AND (case_id IN ( SELECT app_hidden.my_care_team_case_ids() AS my_care_team_case_ids)))));
 
 -- policy: app_public.ipt_conflicts update_own
 create policy update_own on app_public.ipt_conflicts as permissive for update to sanad_user
-  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))))
-  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_conflicts'::text)))
+  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_conflicts'::text)));
 
 -- policy: app_public.ipt_relationships delete_own
 create policy delete_own on app_public.ipt_relationships as permissive for delete to sanad_user
-  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_relationships'::text)));
 
 -- policy: app_public.ipt_relationships insert_own
 create policy insert_own on app_public.ipt_relationships as permissive for insert to sanad_user
-  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_relationships'::text)));
 
 -- policy: app_public.ipt_relationships select_own_or_sent
 create policy select_own_or_sent on app_public.ipt_relationships as permissive for select to sanad_user
-  using ((((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))) OR ((published_at IS NOT NULL) AND (case_id IN ( SELECT app_hidden.my_care_team_case_ids() AS my_care_team_case_ids)))));
+  using ((((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_relationships'::text)) OR ((published_at IS NOT NULL) AND (case_id IN ( SELECT app_hidden.my_care_team_case_ids() AS my_care_team_case_ids)))));
 
 -- policy: app_public.ipt_relationships update_own
 create policy update_own on app_public.ipt_relationships as permissive for update to sanad_user
-  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))))
-  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_relationships'::text)))
+  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_relationships'::text)));
 
 -- policy: app_public.ipt_situations delete_own
 create policy delete_own on app_public.ipt_situations as permissive for delete to sanad_user
-  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_situations'::text)));
 
 -- policy: app_public.ipt_situations insert_own
 create policy insert_own on app_public.ipt_situations as permissive for insert to sanad_user
-  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_situations'::text)));
 
 -- policy: app_public.ipt_situations select_own_or_sent
 create policy select_own_or_sent on app_public.ipt_situations as permissive for select to sanad_user
-  using ((((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))) OR ((published_at IS NOT NULL) AND (case_id IN ( SELECT app_hidden.my_care_team_case_ids() AS my_care_team_case_ids)))));
+  using ((((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_situations'::text)) OR ((published_at IS NOT NULL) AND (case_id IN ( SELECT app_hidden.my_care_team_case_ids() AS my_care_team_case_ids)))));
 
 -- policy: app_public.ipt_situations update_own
 create policy update_own on app_public.ipt_situations as permissive for update to sanad_user
-  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))))
-  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+  using (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_situations'::text)))
+  with check (((submitter_id = ( SELECT app_public.current_user_id() AS current_user_id)) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)) AND app_hidden.worksheet_in_reach(case_id, 'ipt_situations'::text)));
 
 -- policy: app_public.itq delete_filler
 create policy delete_filler on app_public.itq as permissive for delete to sanad_user
@@ -12998,6 +15077,10 @@ create policy select_member on app_public.mspss as permissive for select to sana
 create policy update_filler on app_public.mspss as permissive for update to sanad_user
   using ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)))
   with check ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)));
+
+-- policy: app_public.out_of_arm_sends select_coordinator_or_team
+create policy select_coordinator_or_team on app_public.out_of_arm_sends as permissive for select to sanad_user
+  using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (case_id IN ( SELECT app_hidden.my_case_ids() AS my_case_ids))));
 
 -- policy: app_public.pathev delete_filler
 create policy delete_filler on app_public.pathev as permissive for delete to sanad_user
@@ -13101,6 +15184,14 @@ create policy update_filler on app_public.pmbs as permissive for update to sanad
   using ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)))
   with check ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)));
 
+-- policy: app_public.retention_runs select_coordinator
+create policy select_coordinator on app_public.retention_runs as permissive for select to sanad_user
+  using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
+
+-- policy: app_public.retention_settings select_coordinator
+create policy select_coordinator on app_public.retention_settings as permissive for select to sanad_user
+  using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
+
 -- policy: app_public.safety_signals select_staff
 create policy select_staff on app_public.safety_signals as permissive for select to sanad_user
   using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (case_id IN ( SELECT app_hidden.my_staff_case_ids() AS my_staff_case_ids))));
@@ -13155,6 +15246,10 @@ create policy select_member on app_public.sewip as permissive for select to sana
 create policy update_filler on app_public.sewip as permissive for update to sanad_user
   using ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)))
   with check ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)));
+
+-- policy: app_public.signatures select_staff
+create policy select_staff on app_public.signatures as permissive for select to sanad_user
+  using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR ((case_id IN ( SELECT app_hidden.my_case_ids() AS my_case_ids)) AND (NOT (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))))));
 
 -- policy: app_public.taq delete_filler
 create policy delete_filler on app_public.taq as permissive for delete to sanad_user
@@ -13230,6 +15325,10 @@ create policy update_filler on app_public.trgi as permissive for update to sanad
 
 -- policy: app_public.trial_setup_confirmations select_coordinators
 create policy select_coordinators on app_public.trial_setup_confirmations as permissive for select to sanad_user
+  using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
+
+-- policy: app_public.unblinding_events select_coordinator
+create policy select_coordinator on app_public.unblinding_events as permissive for select to sanad_user
   using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
 
 -- policy: app_public.users select_visible
@@ -13565,8 +15664,26 @@ CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.account_log_y2027
 -- trigger: app_private.account_log_y2027m11 _990_chain
 CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m11 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
 
+-- trigger: app_private.interview_mail_queue _050_contact_stopped
+CREATE TRIGGER _050_contact_stopped BEFORE INSERT ON app_private.interview_mail_queue FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_mail_contact_stopped();
+
+-- trigger: app_private.notification_queue _050_contact_stopped
+CREATE TRIGGER _050_contact_stopped BEFORE INSERT ON app_private.notification_queue FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_mail_contact_stopped();
+
+-- trigger: app_private.report_mails _050_contact_stopped
+CREATE TRIGGER _050_contact_stopped BEFORE INSERT ON app_private.report_mails FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_mail_contact_stopped();
+
+-- trigger: app_private.signed_contents _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.signed_contents FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.signed_contents _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.signed_contents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
 -- trigger: app_private.staff_account_changes _100_append_only
 CREATE TRIGGER _100_append_only BEFORE UPDATE ON app_private.staff_account_changes FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_staff_account_changes_append_only();
+
+-- trigger: app_private.workflow_mails _050_contact_stopped
+CREATE TRIGGER _050_contact_stopped BEFORE INSERT ON app_private.workflow_mails FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_mail_contact_stopped();
 
 -- trigger: app_public.access_log _000_append_only
 CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_public.access_log FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
@@ -13586,6 +15703,9 @@ CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_public.account_log FOR EA
 -- trigger: app_public.account_log _990_chain
 CREATE TRIGGER _990_chain BEFORE INSERT ON app_public.account_log FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_account();
 
+-- trigger: app_public.assessor_assignments _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.assessor_assignments FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
 -- trigger: app_public.audit_log _000_append_only
 CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_public.audit_log FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit_log_append_only();
 
@@ -13594,6 +15714,9 @@ CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_public.audit_log FOR EACH
 
 -- trigger: app_public.audit_log _990_chain
 CREATE TRIGGER _990_chain BEFORE INSERT ON app_public.audit_log FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_audit();
+
+-- trigger: app_public.bdi2 _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.bdi2 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.bdi2 _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.bdi2 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13604,11 +15727,38 @@ CREATE TRIGGER _500_safety_signal AFTER INSERT OR UPDATE OF flags ON app_public.
 -- trigger: app_public.bdi2 _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.bdi2 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
 
+-- trigger: app_public.blinded_assessments _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.blinded_assessments FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
+-- trigger: app_public.blinding_guesses _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.blinding_guesses FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
+-- trigger: app_public.case_anonymizations _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.case_anonymizations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
+-- trigger: app_public.case_consents _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.case_consents FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
+-- trigger: app_public.case_erasures _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.case_erasures FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
+-- trigger: app_public.case_legal_holds _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.case_legal_holds FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
+-- trigger: app_public.case_members _040_counselor_through_command
+CREATE TRIGGER _040_counselor_through_command BEFORE INSERT OR DELETE OR UPDATE ON app_public.case_members FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_counselor_through_command();
+
+-- trigger: app_public.case_members _040_not_assessor
+CREATE TRIGGER _040_not_assessor BEFORE INSERT OR UPDATE OF user_id ON app_public.case_members FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_member_not_assessor();
+
 -- trigger: app_public.case_members _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.case_members FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.case_members _200_search_text
 CREATE TRIGGER _200_search_text AFTER INSERT OR DELETE OR UPDATE OF acts_as_patient ON app_public.case_members FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_cases_search_text();
+
+-- trigger: app_public.case_members _200_therapist_joined
+CREATE TRIGGER _200_therapist_joined AFTER INSERT OR UPDATE OF acts_as_therapist ON app_public.case_members FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_therapist_joined();
 
 -- trigger: app_public.case_members _700_inbox_delete
 CREATE TRIGGER _700_inbox_delete AFTER DELETE ON app_public.case_members REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_case_inbox_members();
@@ -13664,11 +15814,17 @@ CREATE TRIGGER _500_effects AFTER INSERT OR UPDATE ON app_public.case_suicide_ca
 -- trigger: app_public.case_suicide_calls _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.case_suicide_calls FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
 
+-- trigger: app_public.case_withdrawals _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.case_withdrawals FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
 -- trigger: app_public.cases _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.cases FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.cases _200_search_text
 CREATE TRIGGER _200_search_text BEFORE INSERT OR UPDATE OF title ON app_public.cases FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_cases_search_text();
+
+-- trigger: app_public.cases _850_anonymization
+CREATE TRIGGER _850_anonymization AFTER INSERT OR UPDATE OF stage ON app_public.cases FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_cases_anonymization();
 
 -- trigger: app_public.cases _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.cases FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('id', 'search_text');
@@ -13678,6 +15834,9 @@ CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.cbt_activit
 
 -- trigger: app_public.cbt_activities _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.cbt_activities FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('submitter_id');
+
+-- trigger: app_public.cbt_activities _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.cbt_activities FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.cbt_activities _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.cbt_activities FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13694,6 +15853,9 @@ CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.cbt_reframi
 -- trigger: app_public.cbt_reframings _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.cbt_reframings FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('submitter_id');
 
+-- trigger: app_public.cbt_reframings _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.cbt_reframings FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.cbt_reframings _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.cbt_reframings FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
@@ -13709,6 +15871,9 @@ CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.cbt_thought
 -- trigger: app_public.cbt_thoughts _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.cbt_thoughts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('submitter_id');
 
+-- trigger: app_public.cbt_thoughts _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.cbt_thoughts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.cbt_thoughts _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.cbt_thoughts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
@@ -13718,17 +15883,35 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.cbt_thoughts FOR
 -- trigger: app_public.cbt_thoughts _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.cbt_thoughts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!situation', '!automatic_thought', '!cognitive_biases', '!alternative_thought');
 
+-- trigger: app_public.cdrisk10 _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.cdrisk10 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.cdrisk10 _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.cdrisk10 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.cdrisk10 _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.cdrisk10 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
 
+-- trigger: app_public.comment _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.comment FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.comment _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.comment FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.comment _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.comment FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.consent_requests _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.consent_requests FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
+-- trigger: app_public.consent_texts _100_final
+CREATE TRIGGER _100_final BEFORE INSERT OR DELETE OR UPDATE ON app_public.consent_texts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_consent_texts_final();
+
+-- trigger: app_public.consent_texts _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.consent_texts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('-');
+
+-- trigger: app_public.consent_versions _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.consent_versions FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('-');
 
 -- trigger: app_public.content_templates _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.content_templates FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13748,11 +15931,17 @@ CREATE TRIGGER _800_version AFTER INSERT OR UPDATE ON app_public.content_templat
 -- trigger: app_public.content_templates _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.content_templates FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('-');
 
+-- trigger: app_public.demographics _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.demographics FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.demographics _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.demographics FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.demographics _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.demographics FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.disclosure _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.disclosure FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.disclosure _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.disclosure FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13760,11 +15949,17 @@ CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.disclosure FOR EA
 -- trigger: app_public.disclosure _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.disclosure FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
 
+-- trigger: app_public.eurohis _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.eurohis FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.eurohis _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.eurohis FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.eurohis _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.eurohis FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.evaluation _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.evaluation FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.evaluation _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.evaluation FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13784,17 +15979,26 @@ CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.feedback_intervie
 -- trigger: app_public.feedback_interview_reports _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.feedback_interview_reports FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
 
+-- trigger: app_public.gad2 _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.gad2 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.gad2 _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.gad2 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.gad2 _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.gad2 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
 
+-- trigger: app_public.gad7 _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.gad7 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.gad7 _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.gad7 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.gad7 _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.gad7 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.inep _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.inep FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.inep _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.inep FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13847,6 +16051,9 @@ CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.interview_reports
 -- trigger: app_public.interview_reports _500_safety_signal
 CREATE TRIGGER _500_safety_signal AFTER INSERT OR UPDATE OF state, suicidality_risk ON app_public.interview_reports FOR EACH ROW WHEN (new.state = 'final'::text AND (new.suicidality_risk = ANY (ARRAY['moderate'::text, 'high'::text]))) EXECUTE FUNCTION app_hidden.tg_interview_report_safety_signal();
 
+-- trigger: app_public.interview_reports _860_starts_counseling
+CREATE TRIGGER _860_starts_counseling AFTER UPDATE OF state ON app_public.interview_reports FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_report_starts_counseling();
+
 -- trigger: app_public.interview_reports _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.interview_reports FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
 
@@ -13858,6 +16065,9 @@ CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.ipt_conflic
 
 -- trigger: app_public.ipt_conflicts _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.ipt_conflicts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('submitter_id');
+
+-- trigger: app_public.ipt_conflicts _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.ipt_conflicts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.ipt_conflicts _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.ipt_conflicts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13874,6 +16084,9 @@ CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.ipt_relatio
 -- trigger: app_public.ipt_relationships _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.ipt_relationships FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('submitter_id');
 
+-- trigger: app_public.ipt_relationships _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.ipt_relationships FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.ipt_relationships _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.ipt_relationships FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
@@ -13889,6 +16102,9 @@ CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.ipt_situati
 -- trigger: app_public.ipt_situations _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.ipt_situations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('submitter_id');
 
+-- trigger: app_public.ipt_situations _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.ipt_situations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.ipt_situations _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.ipt_situations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
@@ -13898,11 +16114,17 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.ipt_situations F
 -- trigger: app_public.ipt_situations _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.ipt_situations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!situation', '!barrier', '!alternative_strategy', '!result');
 
+-- trigger: app_public.itq _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.itq FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.itq _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.itq FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.itq _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.itq FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.lec5 _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.lec5 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.lec5 _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.lec5 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13916,14 +16138,26 @@ CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.letter_
 -- trigger: app_public.letters _050_guard
 CREATE TRIGGER _050_guard BEFORE INSERT OR DELETE OR UPDATE ON app_public.letters FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sent_entry_guard('sender_id');
 
+-- trigger: app_public.letters _060_arm
+CREATE TRIGGER _060_arm BEFORE INSERT OR UPDATE ON app_public.letters FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_letter_arm();
+
 -- trigger: app_public.letters _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.letters FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.letters _850_notify
 CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.letters FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_letters_notify();
 
+-- trigger: app_public.letters _855_counseling_letter
+CREATE TRIGGER _855_counseling_letter AFTER INSERT OR UPDATE OF published_at ON app_public.letters FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_counseling_letter_sent();
+
+-- trigger: app_public.letters _860_arm_sent
+CREATE TRIGGER _860_arm_sent AFTER INSERT OR UPDATE ON app_public.letters FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_letter_arm();
+
 -- trigger: app_public.letters _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.letters FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!subject', '!body');
+
+-- trigger: app_public.lsas _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.lsas FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.lsas _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.lsas FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13934,11 +16168,20 @@ CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.lsas FO
 -- trigger: app_public.missed_interviews _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.missed_interviews FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
 
+-- trigger: app_public.mspss _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.mspss FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.mspss _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.mspss FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.mspss _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.mspss FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.out_of_arm_sends _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.out_of_arm_sends FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
+-- trigger: app_public.pathev _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.pathev FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.pathev _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.pathev FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13946,11 +16189,17 @@ CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.pathev FOR EACH R
 -- trigger: app_public.pathev _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.pathev FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
 
+-- trigger: app_public.pcl5 _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.pcl5 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.pcl5 _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.pcl5 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.pcl5 _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.pcl5 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.pg13 _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.pg13 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.pg13 _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.pg13 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13958,11 +16207,17 @@ CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.pg13 FOR EACH ROW
 -- trigger: app_public.pg13 _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.pg13 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
 
+-- trigger: app_public.phq15 _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.phq15 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.phq15 _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.phq15 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.phq15 _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.phq15 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.phq9 _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.phq9 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.phq9 _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.phq9 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13973,14 +16228,23 @@ CREATE TRIGGER _500_safety_signal AFTER INSERT OR UPDATE OF flags ON app_public.
 -- trigger: app_public.phq9 _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.phq9 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
 
+-- trigger: app_public.pmbs _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.pmbs FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.pmbs _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.pmbs FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.pmbs _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.pmbs FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
 
+-- trigger: app_public.retention_settings _900_audit
+CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.retention_settings FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('-');
+
 -- trigger: app_public.safety_signals _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.safety_signals FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
+-- trigger: app_public.sbqr _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.sbqr FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.sbqr _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.sbqr FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -13991,11 +16255,17 @@ CREATE TRIGGER _500_safety_signal AFTER INSERT OR UPDATE OF flags ON app_public.
 -- trigger: app_public.sbqr _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.sbqr FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
 
+-- trigger: app_public.scaling _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.scaling FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.scaling _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.scaling FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.scaling _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.scaling FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.sewip _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.sewip FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.sewip _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.sewip FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -14003,17 +16273,35 @@ CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.sewip FOR EACH RO
 -- trigger: app_public.sewip _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.sewip FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
 
+-- trigger: app_public.signatures _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_public.signatures FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_public.signatures _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_public.signatures FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_public.signatures _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_public.signatures FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_signature();
+
+-- trigger: app_public.taq _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.taq FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.taq _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.taq FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.taq _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.taq FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
 
+-- trigger: app_public.tgisrplus _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.tgisrplus FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.tgisrplus _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.tgisrplus FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.tgisrplus _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.tgisrplus FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.traumalisteneu _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.traumalisteneu FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.traumalisteneu _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.traumalisteneu FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -14024,17 +16312,35 @@ CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.traumal
 -- trigger: app_public.treatment_assignments _050_in_step
 CREATE TRIGGER _050_in_step BEFORE INSERT ON app_public.treatment_assignments FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_assignment_in_step();
 
+-- trigger: app_public.treatment_assignments _060_allocation_ticket
+CREATE TRIGGER _060_allocation_ticket BEFORE INSERT ON app_public.treatment_assignments FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_assignment_ticket();
+
+-- trigger: app_public.treatment_assignments _070_fixes_allocation
+CREATE TRIGGER _070_fixes_allocation AFTER INSERT ON app_public.treatment_assignments FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_assignment_fixes_allocation();
+
+-- trigger: app_public.treatment_assignments _200_needs_therapist
+CREATE TRIGGER _200_needs_therapist AFTER INSERT ON app_public.treatment_assignments FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_randomized_needs_therapist();
+
 -- trigger: app_public.treatment_assignments _500_treatment_modules
 CREATE TRIGGER _500_treatment_modules AFTER INSERT ON app_public.treatment_assignments FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_treatment_modules_start();
 
 -- trigger: app_public.treatment_assignments _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.treatment_assignments FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
 
+-- trigger: app_public.trgi _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.trgi FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
+
 -- trigger: app_public.trgi _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.trgi FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.trgi _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.trgi FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.unblinding_events _010_append_only
+CREATE TRIGGER _010_append_only BEFORE DELETE OR UPDATE ON app_public.unblinding_events FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_unblinding_append_only();
+
+-- trigger: app_public.unblinding_events _010_append_only_truncate
+CREATE TRIGGER _010_append_only_truncate BEFORE TRUNCATE ON app_public.unblinding_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_unblinding_append_only();
 
 -- trigger: app_public.users _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.users FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
@@ -14050,6 +16356,9 @@ CREATE TRIGGER _910_account_log AFTER INSERT OR UPDATE ON app_public.users FOR E
 
 -- trigger: app_public.users _950_read_version
 CREATE CONSTRAINT TRIGGER _950_read_version AFTER INSERT OR DELETE OR UPDATE OF username, gender, is_coordinator_account, is_interviewer_account ON app_public.users DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_raise_read_version('interviews');
+
+-- trigger: app_public.wai _050_needs_consent
+CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.wai FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
 
 -- trigger: app_public.wai _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.wai FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
