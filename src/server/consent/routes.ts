@@ -71,11 +71,12 @@ async function readerSettings(sql: Sql): Promise<{ locale: string; timeZone: str
 }
 
 export function registerConsentRoutes(app: FastifyInstance, pool: pg.Pool): void {
-  app.get<{ Querystring: { language?: string } }>('/api/consent/current', async (request) => {
+  // Before a trial publishes its first consent document, registration asks for the terms only:
+  // "none published" is an ordinary answer (JSON null), not a failed request in every browser.
+  app.get<{ Querystring: { language?: string } }>('/api/consent/current', async (request, reply) => {
     const language = languageParam(request.query.language);
     const document = await withUser(pool, request.identity, (sql) => currentConsentDocument(sql, language));
-    if (!document) throw notFound('consent_none', 'No consent document is published.');
-    return document;
+    return reply.type('application/json').send(document ? JSON.stringify(document) : 'null');
   });
 
   app.get<{ Querystring: { language?: string } }>('/api/consent/mine', async (request) => {

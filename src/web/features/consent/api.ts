@@ -60,12 +60,7 @@ export const currentConsentQuery = (language: string) =>
   queryOptions({
     queryKey: consentKeys.current(language),
     queryFn: async ({ signal }) => {
-      try {
-        return await api<ConsentDocument>('GET', `/api/consent/current?language=${language}`, { signal, anonymous: true });
-      } catch (error) {
-        if ((error as { status?: number }).status === 404) return null;
-        throw error;
-      }
+      return await api<ConsentDocument | null>('GET', `/api/consent/current?language=${language}`, { signal, anonymous: true });
     },
   });
 
