@@ -121,8 +121,11 @@ describe('treatment modules', () => {
     expect((await moduleTasks(patientA.caseId!)).every((row) => row.end_time === null)).toBe(true);
   });
 
-  it('completes exactly the task of the sent worksheet; a worksheet without a task completes nothing', async () => {
-    await send('cbt_activities', patientA);
+  it('completes exactly the task of the sent worksheet; a sheet outside the arm is refused and completes nothing', async () => {
+    // A sheet that is not one of the arm's is refused since arms own their content (0220), and completes nothing.
+    const outOfArm = await t.api('POST', '/api/cbt_activities', { body: filled('cbt_activities', patientA.caseId!), token: patientA.token, headers: { Prefer: 'return=representation' } });
+    expect(outOfArm.status, JSON.stringify(outOfArm.body)).toBe(403);
+    await t.sanad.workflow.tick();
     expect((await moduleTasks(patientA.caseId!)).every((row) => row.end_time === null)).toBe(true);
     await send('cbt_reframings', patientA);
     const after = await moduleTasks(patientA.caseId!);
