@@ -131,7 +131,8 @@ describe('trial management', () => {
     await page.getByLabel(de.cases.unassignedOnly).click();
     await row.waitFor();
     const balance = page.getByRole('table', { name: de.trial.allocation.balance });
-    await balance.getByRole('row', { name: 'gender=FEMALE' + (arm === 'cbt' ? ' 1 0' : ' 0 1') }).waitFor();
+    // The stratum in words (issue 26): the factor and its level translated.
+    await balance.getByRole('row', { name: `${de.trial.factors.gender}: ${de.gender.FEMALE}` + (arm === 'cbt' ? ' 1 0' : ' 0 1') }).waitFor();
 
     // The CONSORT diagram and its table; the SVG downloads.
     const consort = page.getByRole('region', { name: de.trial.consort.title });

@@ -25,7 +25,7 @@ export function ContaminationPanel() {
       ) : query.data.length === 0 ? (
         <p>{t('arms.noArms')}</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('arms.contaminationTitle')}>
           <table className="data-table">
             <caption className="visually-hidden">{t('arms.contaminationTitle')}</caption>
             <thead>

@@ -106,7 +106,7 @@ export function CommitmentPanel() {
       {allocation && !allocation.commitment ? <p className="muted">{t('blinding.commitment.legacy')}</p> : null}
       <h3>{t('blinding.exports.title')}</h3>
       {index.data && index.data.arms.length > 0 ? (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('blinding.exports.index')}>
           <table className="data-table">
             <caption>{t('blinding.exports.index')}</caption>
             <thead>

@@ -160,7 +160,7 @@ export function ConsentAdminPanel() {
         <>
           <h3>{t('consent.coverageTitle')}</h3>
           <p className="muted">{t('consent.coverageIntro')}</p>
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label={t('consent.coverageTitle')}>
             <table className="data-table">
               <thead>
                 <tr>
