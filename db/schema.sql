@@ -14370,9 +14370,9 @@ create policy select_coordinator on app_public.access_log as permissive for sele
 create policy select_coordinator on app_public.account_log as permissive for select to sanad_user
   using (( SELECT app_hidden.is_coordinator() AS is_coordinator));
 
--- policy: app_public.arm_worksheets select_all
-create policy select_all on app_public.arm_worksheets as permissive for select to sanad_user
-  using (true);
+-- policy: app_public.arm_worksheets select_not_assessor
+create policy select_not_assessor on app_public.arm_worksheets as permissive for select to sanad_user
+  using ((NOT app_hidden.is_assessor()));
 
 -- policy: app_public.assessor_assignments select_own
 create policy select_own on app_public.assessor_assignments as permissive for select to sanad_user
