@@ -7406,6 +7406,20 @@ $function$;
 comment on function app_hidden.assign_therapist(case_id uuid, therapist_id uuid) is 'Coordinators: makes a therapist account the therapist of a case (adds it, or adds the role). Closes an open "assign a therapist" task.';
 grant execute on function app_hidden.assign_therapist(case_id uuid, therapist_id uuid) to sanad_user;
 
+-- function: app_hidden.awaiting_allocation(case_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.awaiting_allocation(case_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select app_hidden.case_arm(awaiting_allocation.case_id) is null
+     and exists (select 1 from app_public.cases c
+                  where c.id = awaiting_allocation.case_id and c.stage in ('screening', 'interview'))
+$function$;
+comment on function app_hidden.awaiting_allocation(case_id uuid) is 'True while a case is in the trial before its arm is drawn (screening, interview): it gets no worksheet yet.';
+grant execute on function app_hidden.awaiting_allocation(case_id uuid) to sanad_user;
+
 -- function: app_hidden.cancel_booking_row(booking app_public.interview_bookings, reason text)
 CREATE OR REPLACE FUNCTION app_hidden.cancel_booking_row(booking app_public.interview_bookings, reason text)
  RETURNS app_public.interview_bookings
@@ -10084,6 +10098,7 @@ begin
         when 'SCREENING_NOT_COMPLETE' then 'An interview can be booked once the screening questionnaires are complete'
         when 'BOOKING_CLOSED' then 'Booking an interview is not open at this step of the trial'
         when 'PATH_FINISHED' then 'The participation in the trial has ended'
+        when 'WORKSHEETS_AFTER_ALLOCATION' then 'Worksheets open once the treatment has been assigned'
         else 'The participation in the trial has ended: ' || lower(replace(substr(refusal, 12), '_', ' '))
       end
       using errcode = 'P0001', hint = refusal;
@@ -10637,8 +10652,12 @@ begin
     if current_stage not in ('registration', 'interview') then
       return 'BOOKING_CLOSED';
     end if;
-  elsif act <> 'worksheet' then
-    raise exception 'Unknown act "%".', act using errcode = '22023';
+  elsif act = 'worksheet' then
+    if app_hidden.awaiting_allocation(stage_refusal.case_id) then
+      return 'WORKSHEETS_AFTER_ALLOCATION';
+    end if;
+  else
+    raise exception 'Unknown act "%".', act using errcode = '22023', hint = 'UNKNOWN_ACT';
   end if;
   return null;
 end;
@@ -11968,6 +11987,10 @@ begin
   if exists (select 1 from app_public.case_members m
                   where m.case_id = new.case_id and m.user_id = app_public.current_user_id() and m.acts_as_patient) then
     perform app_hidden.refuse_by_stage(new.case_id, 'worksheet');
+    if not app_hidden.worksheet_in_reach(new.case_id, tg_table_name) then
+      raise exception 'This worksheet belongs to another treatment; your therapist can send it to you if it fits.'
+        using errcode = '42501', hint = 'WORKSHEET_NOT_IN_ARM';
+    end if;
   end if;
   return new;
 end;
@@ -12220,7 +12243,7 @@ CREATE OR REPLACE FUNCTION app_hidden.worksheet_in_reach(case_id uuid, worksheet
  SET search_path TO 'pg_catalog'
 AS $function$
   select case
-    when app_hidden.case_arm(worksheet_in_reach.case_id) is null then true
+    when app_hidden.case_arm(worksheet_in_reach.case_id) is null then not app_hidden.awaiting_allocation(worksheet_in_reach.case_id)
     else exists (select 1 from app_public.arm_worksheets w
                   where w.arm = app_hidden.case_arm(worksheet_in_reach.case_id) and w.worksheet = worksheet_in_reach.worksheet)
       or exists (select 1 from app_public.out_of_arm_sends s
@@ -13596,6 +13619,27 @@ AS $function$
 $function$;
 comment on function app_public.invoice_short_notice_hours() is 'Hours before an appointment after which a cancellation is short-term.';
 grant execute on function app_public.invoice_short_notice_hours() to sanad_user;
+
+-- function: app_public.letter_other_arm(letter_id uuid)
+CREATE OR REPLACE FUNCTION app_public.letter_other_arm(letter_id uuid)
+ RETURNS text
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  the_letter app_public.letters;
+begin
+  select * into the_letter from app_public.letters l where l.id = letter_other_arm.letter_id;
+  if the_letter.id is null
+     or not (app_hidden.is_coordinator() or the_letter.case_id in (select app_hidden.my_case_ids())) then
+    raise exception 'Not involved in this case' using errcode = '42501', hint = 'NOT_INVOLVED';
+  end if;
+  return app_hidden.letter_out_of_arm(the_letter.case_id, the_letter.template_id);
+end;
+$function$;
+comment on function app_public.letter_other_arm(letter_id uuid) is 'The treatment arm of a letter''s template when it is not the case''s arm (sending the letter then needs a reason), else null.';
+grant execute on function app_public.letter_other_arm(letter_id uuid) to sanad_user;
 
 -- function: app_public.letters_is_unread(l app_public.letters)
 CREATE OR REPLACE FUNCTION app_public.letters_is_unread(l app_public.letters)

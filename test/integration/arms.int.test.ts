@@ -199,6 +199,21 @@ describe('arms own their letters', () => {
     const { rows } = await pool().query(`select arm, kind, content, reason from app_public.out_of_arm_sends where kind = 'letter'`);
     expect(rows).toEqual([{ arm: 'cbt', kind: 'letter', content: 'IPT', reason: 'Grief after her father died' }]);
   });
+
+  it('the letter screen learns before sending whether the letter needs a reason (0270), and only the case’s people may ask', async () => {
+    const ask = (id: string, who: CastMember) => t.graphql('query($id: UUID!) { letterOtherArm(letterId: $id) }', { id }, people[who].token);
+    const own = { id: randomUUID(), case_id: caseA, template_id: cbtTemplate };
+    const other = { id: randomUUID(), case_id: caseA, template_id: iptTemplate };
+    for (const draft of [own, other]) expect((await letter(draft, 'therapist')).status).toBe(201);
+    expect((await ask(own.id, 'therapist')).data?.letterOtherArm).toBeNull();
+    expect((await ask(other.id, 'therapist')).data?.letterOtherArm).toBe('IPT');
+    expect((await ask(other.id, 'coordinator')).data?.letterOtherArm).toBe('IPT');
+    for (const who of ['otherTherapist', 'otherPatient', 'outsider'] as const) {
+      const refused = await ask(other.id, who);
+      expect(refused.errors?.[0]?.extensions?.refusal, who).toBe('not_involved');
+      expect(JSON.stringify(refused)).not.toMatch(RAW_DATABASE_TEXT);
+    }
+  });
 });
 
 describe('the contamination report', () => {

@@ -10,6 +10,7 @@ import { graphql, request } from '../../api/graphql';
 export const armKeys = {
   all: ['arms'] as const,
   case: (caseId: string) => ['arms', 'case', caseId] as const,
+  letter: (letterId: string) => ['arms', 'letter', letterId] as const,
   contamination: ['arms', 'contamination'] as const,
 };
 
@@ -46,6 +47,22 @@ export const SendOutOfArmWorksheet = graphql(`
 export async function sendOutOfArmWorksheet(caseId: string, worksheet: WorksheetCode, reason: string): Promise<void> {
   await request(SendOutOfArmWorksheet, { caseId, worksheet, reason });
 }
+
+export const LetterOtherArm = graphql(`
+  query LetterOtherArm($letterId: UUID!) {
+    letterOtherArm(letterId: $letterId)
+  }
+`);
+
+/**
+ * The arm a letter's template belongs to when it is not the case's arm (0270), else null: the
+ * letter screen then asks for the reason before sending, as the database requires.
+ */
+export const letterOtherArmQuery = (letterId: string) =>
+  queryOptions({
+    queryKey: armKeys.letter(letterId),
+    queryFn: async ({ signal }): Promise<string | null> => (await request(LetterOtherArm, { letterId }, { signal })).letterOtherArm ?? null,
+  });
 
 export const ArmContamination = graphql(`
   query ArmContamination {

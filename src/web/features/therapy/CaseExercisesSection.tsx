@@ -18,6 +18,7 @@ import { Spinner, TextArea } from '../../ui/ui';
 import { caseWorksheetsQuery, entriesWithFeedback, refetchAfterWorksheet, saveFeedback, worksheetTasksQuery, type CaseWorksheets, type Feedback, type WorksheetEntry, type WorksheetTask } from './api';
 import { assignedFirst } from './AllExercisesPage';
 import { OutOfArmSend } from '../arms/OutOfArmSend';
+import { caseSheetsQuery } from '../arms/api';
 import { EntryFields, FeedbackList, formatDate } from './WorksheetParts';
 import './therapy.css';
 
@@ -26,16 +27,18 @@ export function CaseExercisesSection({ caseId }: { caseId: string }) {
   const { user } = useSession();
   const query = useQuery(caseWorksheetsQuery(caseId));
   const tasks = useQuery(worksheetTasksQuery(caseId));
+  // The sheets the case may use (its arm's and those sent in, issue 27 item 3): the database's list.
+  const reach = useQuery(caseSheetsQuery(caseId));
   return (
     <section className="card" aria-labelledby="case-exercises">
       <h2 id="case-exercises">{t('therapy.caseExercisesTitle')}</h2>
       <ErrorAlert error={tasks.error ? asApiError(tasks.error) : null} />
       {query.error ? (
         <ErrorAlert error={asApiError(query.error)} />
-      ) : query.isPending || tasks.isPending ? (
+      ) : query.isPending || tasks.isPending || reach.isPending ? (
         <Spinner />
       ) : (
-        <Sheets caseId={caseId} data={query.data} tasks={tasks.data ?? []} />
+        <Sheets caseId={caseId} data={query.data} tasks={tasks.data ?? []} reach={reach.data?.map((s) => s.worksheet) ?? WORKSHEET_CODES} />
       )}
       {user?.is_therapist_account ? <OutOfArmSend caseId={caseId} /> : null}
     </section>
@@ -82,15 +85,22 @@ function Assigned({ tasks, states }: { tasks: WorksheetTask[]; states: Record<Wo
   );
 }
 
-function Sheets({ caseId, data, tasks }: { caseId: string; data: CaseWorksheets; tasks: WorksheetTask[] }) {
+/**
+ * The case's sheets: those in its reach (its arm's, sent in, or every sheet on counseling) and any
+ * other that already holds a sent entry (written before a rule closed it), never another arm's
+ * empty sheets, which would only invite contamination.
+ */
+function Sheets({ caseId, data, tasks, reach }: { caseId: string; data: CaseWorksheets; tasks: WorksheetTask[]; reach: readonly WorksheetCode[] }) {
   const { t } = useTranslation();
   const states = staffStatesOf(data);
   const assigned = new Map(tasks.map((task) => [task.worksheet, task]));
+  const shown = assignedFirst(assigned).filter((code) => reach.includes(code) || data.entries[code].length > 0);
   return (
     <>
       <Assigned tasks={tasks} states={states} />
+      {shown.length < WORKSHEET_CODES.length ? <p className="muted">{t('trialRules.otherArmSheets')}</p> : null}
       <ul className="therapy-sheets">
-        {assignedFirst(assigned).map((code) => (
+        {shown.map((code) => (
           <li key={code} id={`sheet-${code}`} className="therapy-sheet" tabIndex={-1}>
             <div className="therapy-sheet__head">
               <h3>{t(`therapy.sheet.${code}.title`)}</h3>

@@ -9,7 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { asApiError } from '../../api/query';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
-import { useConfirm } from '../../ui/confirm';
+import { useConfirm, useConfirmWithReason } from '../../ui/confirm';
+import { letterOtherArmQuery, refetchAfterArmSend } from '../arms/api';
 import { SelectField, Spinner, TextArea, TextField } from '../../ui/ui';
 import { caseLettersQuery, letterTemplatesQuery, refetchAfterLetter, saveLetter, startLetter, type Letter } from './api';
 import { formatDate, LetterBody } from './WorksheetParts';
@@ -73,23 +74,39 @@ function SentLetter({ letter }: { letter: Letter }) {
 function LetterEditor({ letter }: { letter: Letter }) {
   const { t } = useTranslation();
   const confirm = useConfirm();
+  const confirmWithReason = useConfirmWithReason();
   const client = useQueryClient();
+  // A template of another arm (issue 27 item 3): sending needs a reason, recorded as contamination.
+  const otherArm = useQuery(letterOtherArmQuery(letter.id));
   const [subject, setSubject] = useState(letter.subject ?? '');
   const [body, setBody] = useState(letter.body);
   const [preview, setPreview] = useState(false);
   const [note, setNote] = useState(false);
   const save = useMutation({
-    mutationFn: (send: boolean) => saveLetter({ id: letter.id, case_id: letter.case_id, subject: subject || null, body }, send),
-    onSuccess: (_, send) => setNote(!send),
-    onSettled: () => refetchAfterLetter(client, letter.case_id),
+    mutationFn: ({ send, reason }: { send: boolean; reason?: string }) =>
+      saveLetter({ id: letter.id, case_id: letter.case_id, subject: subject || null, body }, send, reason),
+    onSuccess: (_, { send }) => setNote(!send),
+    onSettled: (_, __, { reason }) =>
+      Promise.all([refetchAfterLetter(client, letter.case_id), reason ? refetchAfterArmSend(client, letter.case_id) : null]),
   });
   async function send() {
-    if (await confirm({ title: t('therapy.confirmLetterTitle'), message: t('therapy.confirmLetterMessage'), confirmLabel: t('therapy.send') })) save.mutate(true);
+    if (otherArm.data) {
+      const reason = await confirmWithReason({
+        title: t('trialRules.letterConfirmTitle'),
+        message: t('trialRules.letterConfirmMessage'),
+        reasonLabel: t('arms.reasonLabel'),
+        confirmLabel: t('therapy.send'),
+      });
+      if (reason !== null) save.mutate({ send: true, reason });
+      return;
+    }
+    if (await confirm({ title: t('therapy.confirmLetterTitle'), message: t('therapy.confirmLetterMessage'), confirmLabel: t('therapy.send') })) save.mutate({ send: true });
   }
   const dir = letter.language_code === 'ar' ? 'rtl' : 'ltr';
   return (
     <form className="therapy-letter-editor" onSubmit={(e) => { e.preventDefault(); void send(); }}>
       <h3>{t('therapy.letterDraft')}</h3>
+      {otherArm.data ? <p className="alert alert--warning">{t('trialRules.letterOtherArm')}</p> : null}
       <TextField label={t('therapy.letterSubject')} value={subject} maxLength={300} dir={dir} onChange={(e) => { setSubject(e.target.value); setNote(false); }} />
       <TextArea label={t('therapy.letterBody')} value={body} rows={12} maxLength={50000} dir={dir} onChange={(e) => { setBody(e.target.value); setNote(false); }} />
       {preview ? (
@@ -104,7 +121,7 @@ function LetterEditor({ letter }: { letter: Letter }) {
         <button type="submit" className="button button--small" disabled={save.isPending || body.trim() === ''}>
           {t('therapy.sendLetter')}
         </button>
-        <button type="button" className="button button--secondary button--small" disabled={save.isPending} onClick={() => save.mutate(false)}>
+        <button type="button" className="button button--secondary button--small" disabled={save.isPending} onClick={() => save.mutate({ send: false })}>
           {t('therapy.saveDraft')}
         </button>
         <button type="button" className="button button--secondary button--small" aria-pressed={preview} onClick={() => setPreview((p) => !p)}>

@@ -194,9 +194,9 @@ export async function startLetter(caseId: string, templateId: string): Promise<L
 }
 
 /** Saves the draft's text, or with `send` sends it (then it can no longer change). */
-export async function saveLetter(letter: Pick<Letter, 'id' | 'case_id' | 'subject' | 'body'>, send: boolean): Promise<void> {
+export async function saveLetter(letter: Pick<Letter, 'id' | 'case_id' | 'subject' | 'body'>, send: boolean, outOfArmReason?: string): Promise<void> {
   const rows = await api<unknown[]>('POST', '/api/letters', {
-    body: { ...letter, ...(send ? { published_at: new Date().toISOString() } : {}) },
+    body: { ...letter, ...(send ? { published_at: new Date().toISOString() } : {}), ...(outOfArmReason ? { out_of_arm_reason: outOfArmReason } : {}) },
     headers: UPSERT,
   });
   if (rows.length !== 1) throw new Error('Expected exactly one result');
