@@ -7506,6 +7506,19 @@ AS $function$
                 order by r.finalized_at desc limit 1))
 $function$;
 
+-- function: app_hidden.case_has_trial(case_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.case_has_trial(case_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select exists (select 1 from app_public.workflow_instances i
+                  where i.case_id = case_has_trial.case_id and i.definition_key = 'trial')
+$function$;
+comment on function app_hidden.case_has_trial(case_id uuid) is 'True once the trial process was started for the case: from then on the trial alone moves its stage.';
+grant execute on function app_hidden.case_has_trial(case_id uuid) to sanad_user;
+
 -- function: app_hidden.case_list_nodes_json(listed app_public.cases[], asked text)
 CREATE OR REPLACE FUNCTION app_hidden.case_list_nodes_json(listed app_public.cases[], asked text)
  RETURNS text
@@ -11877,6 +11890,24 @@ begin
 end
 $function$;
 
+-- function: app_hidden.tg_stage_by_the_trial()
+CREATE OR REPLACE FUNCTION app_hidden.tg_stage_by_the_trial()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  -- Requests run as sanad_user; the trial's steps, the doors (security definer), the CLI and the
+  -- workers run as the owner.
+  if current_user::text = 'sanad_user' and new.stage is distinct from old.stage
+     and app_hidden.case_has_trial(new.id) then
+    raise exception 'The trial moves this case''s stage. Use its steps instead: the interview report, randomization, exclusion or dropout.'
+      using errcode = '55000', hint = 'stage_by_the_trial';
+  end if;
+  return new;
+end;
+$function$;
+
 -- function: app_hidden.tg_therapist_joined()
 CREATE OR REPLACE FUNCTION app_hidden.tg_therapist_joined()
  RETURNS trigger
@@ -15732,6 +15763,9 @@ CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.case_su
 
 -- trigger: app_public.case_withdrawals _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.case_withdrawals FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
+-- trigger: app_public.cases _040_stage_by_the_trial
+CREATE TRIGGER _040_stage_by_the_trial BEFORE UPDATE OF stage ON app_public.cases FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_stage_by_the_trial();
 
 -- trigger: app_public.cases _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.cases FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();

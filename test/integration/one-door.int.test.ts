@@ -247,6 +247,33 @@ describe('exclusion and dropout: the stage checked', () => {
   });
 });
 
+describe('the stage: moved only by the trial once it runs (0271)', () => {
+  const UPDATE = `mutation($id: UUID!, $patch: CasePatch!) { updateCaseById(input: { id: $id, casePatch: $patch }) { case { stage title } } }`;
+
+  it('a coordinator cannot move a trial case to another stage (GraphQL; REST has no door); nothing changes, other fields stay editable', async () => {
+    const { caseId } = await bookedCase('screening');
+    const before = await caseState(caseId);
+    for (const stage of ['treatment', 'interview', 'counseling', 'finished']) {
+      const gql = await t.graphql(UPDATE, { id: caseId, patch: { stage } }, coordinator.token);
+      expect(gql.errors?.[0]?.extensions?.refusal, `${stage}: ${JSON.stringify(gql)}`).toBe('stage_by_the_trial');
+      // REST has no cases collection to write through.
+      const rest = await t.api('PATCH', `/api/cases?id=eq.${caseId}`, { token: coordinator.token, body: { stage } });
+      expect(rest.status, stage).toBe(404);
+    }
+    expect(await caseState(caseId)).toEqual(before);
+    const renamed = await t.graphql(UPDATE, { id: caseId, patch: { title: 'Renamed', stage: 'screening' } }, coordinator.token);
+    expect(renamed.data?.updateCaseById?.case).toEqual({ stage: 'screening', title: 'Renamed' });
+  });
+
+  it('the trial itself still moves it, and a case without a trial keeps its editable stage', async () => {
+    const { caseId } = await bookedCase('interview');
+    expect(await trial.stage(caseId)).toBe('interview');
+    const manual = await t.user({ flags: ['patient'] });
+    const moved = await t.graphql(UPDATE, { id: manual.caseId, patch: { stage: 'treatment' } }, coordinator.token);
+    expect(moved.data?.updateCaseById?.case?.stage).toBe('treatment');
+  });
+});
+
 describe('the trial rules on every signing and every amendment (issue 27)', () => {
   const report = async (id: string) => (await pool().query('select state, version, suicidality_c4, override_reason, override_by, dast_total from app_public.interview_reports where id = $1', [id])).rows[0];
   const amend = (id: string, body: Record<string, unknown>, token = coordinator.token) => t.api('POST', `/api/interview_reports/${id}/amend`, { token, body });

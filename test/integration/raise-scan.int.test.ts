@@ -5,8 +5,10 @@
  * one mapping (src/domain/refusals.ts) to a 4xx code with a translation in ar, de and en. A new
  * constraint or rule without a translated message fails here, on PGlite and on PostgreSQL.
  */
+import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RAW_DATABASE_TEXT, refusalCodeForConstraint, refusalForDatabaseError, refusalKeys, ruleCode } from '../../src/domain/refusals';
+import { maskError } from '../../src/server/graphql/preset';
 import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
 import en from '../../src/web/i18n/en.json';
@@ -89,6 +91,10 @@ describe('every refusal of the database has a translated message (catalog walk)'
         const missing = untranslated(refusal.code);
         if (missing.length > 0) problems.push(`${where}: code ${refusal.code} has no text in ${missing.join(', ')}`);
         if (RAW_DATABASE_TEXT.test(refusal.message)) problems.push(`${where}: its sentence reads like database text: ${refusal.message}`);
+        // GraphQL answers through its own mask: the same refusal, never "An error occurred".
+        const original = Object.assign(new Error(message), { code: raise.errcode, hint, severity: 'ERROR' });
+        const masked = maskError(new GraphQLError('masked', { originalError: original }));
+        if (masked.extensions?.refusal !== refusal.code) problems.push(`${where}: GraphQL answers ${JSON.stringify(masked.extensions)} instead of ${refusal.code}`);
       }
     }
     expect(problems).toEqual([]);

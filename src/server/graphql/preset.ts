@@ -40,7 +40,11 @@ export interface GraphqlOptions {
  * its sentence (src/domain/refusals.ts), never PostgreSQL's text; anything else is masked and
  * logged with an id.
  */
-const CLIENT_SQLSTATE = /^(22|23|P0|42501|28)/;
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/** A database error the one mapping (src/domain/refusals.ts) calls the request's fault: the same set for every route family. */
+const isClientError = (original: { code: string; message?: string; constraint?: string; hint?: string }) =>
+  SQLSTATE.test(original.code) && refusalForDatabaseError({ ...original, message: original.message ?? '' }) !== undefined;
 
 /**
  * Errors PostgreSQL raises before our functions run, for input they would refuse anyway: the
@@ -78,7 +82,7 @@ export function maskError(error: GraphQLError, onDatabaseUnavailable?: (error: u
     });
   }
   const original = error.originalError as { code?: unknown; message?: string; constraint?: string; hint?: string } | undefined;
-  if (original && typeof original.code === 'string' && CLIENT_SQLSTATE.test(original.code)) {
+  if (original && typeof original.code === 'string' && isClientError({ ...original, code: original.code })) {
     const known = INPUT_ERRORS.find((e) => e.code === original.code && e.message.test(original.message ?? ''));
     if (known) {
       return new GraphQLError(known.text, {
