@@ -71,6 +71,29 @@ describe('calendar-correct durations in the participant\'s time zone (issue 27)'
     ['2026-10-29T06:00:00Z', 'P1D', 'Africa/Cairo', '2026-10-30T07:00:00.000Z'],
     // Amman keeps UTC+3 all year since 2022: no shift on the old change date.
     ['2026-03-26T06:00:00Z', 'P1D', 'Asia/Amman', '2026-03-27T06:00:00.000Z'],
+    // P14D (the trial's two-week steps) across a month end, a year end, a leap day and a DST change.
+    ['2026-02-20T10:00:00Z', 'P14D', 'UTC', '2026-03-06T10:00:00.000Z'],
+    ['2028-02-20T10:00:00Z', 'P14D', 'UTC', '2028-03-05T10:00:00.000Z'],
+    ['2026-12-25T10:00:00Z', 'P14D', 'UTC', '2027-01-08T10:00:00.000Z'],
+    ['2026-03-20T08:00:00Z', 'P14D', 'Europe/Berlin', '2026-04-03T07:00:00.000Z'],
+    ['2026-10-20T07:00:00Z', 'P14D', 'Europe/Berlin', '2026-11-03T08:00:00.000Z'],
+    // P3M and P6M (the follow-ups) from month ends and the leap day, in Berlin across DST.
+    ['2026-01-31T08:00:00Z', 'P3M', 'Europe/Berlin', '2026-04-30T07:00:00.000Z'],
+    ['2026-08-31T07:00:00Z', 'P6M', 'Europe/Berlin', '2027-02-28T08:00:00.000Z'],
+    ['2027-11-30T10:00:00Z', 'P3M', 'UTC', '2028-02-29T10:00:00.000Z'],
+    ['2026-10-31T10:00:00Z', 'P3M', 'UTC', '2027-01-31T10:00:00.000Z'],
+    ['2028-02-29T10:00:00Z', 'P1M', 'UTC', '2028-03-29T10:00:00.000Z'],
+    ['2028-02-29T10:00:00Z', 'P3M', 'UTC', '2028-05-29T10:00:00.000Z'],
+    ['2028-02-29T10:00:00Z', 'P6M', 'UTC', '2028-08-29T10:00:00.000Z'],
+    ['2027-08-31T10:00:00Z', 'P6M', 'UTC', '2028-02-29T10:00:00.000Z'],
+    // Beirut (summer time from the last Sunday of March to the last Sunday of October, at
+    // midnight): a day and two weeks keep 09:00 local across both changes.
+    ['2026-03-28T07:00:00Z', 'P1D', 'Asia/Beirut', '2026-03-29T06:00:00.000Z'],
+    ['2026-03-20T07:00:00Z', 'P14D', 'Asia/Beirut', '2026-04-03T06:00:00.000Z'],
+    ['2026-10-24T06:00:00Z', 'P1D', 'Asia/Beirut', '2026-10-25T07:00:00.000Z'],
+    ['2026-10-20T06:00:00Z', 'P3M', 'Asia/Beirut', '2027-01-20T07:00:00.000Z'],
+    // The participant's calendar day, not UTC's: 23:30 on 31 January in Beirut is 21:30 UTC.
+    ['2026-01-31T21:30:00Z', 'P1M', 'Asia/Beirut', '2026-02-28T21:30:00.000Z'],
     // An unknown zone counts in UTC rather than failing a process step.
     ['2026-01-31T10:00:00Z', 'P1M', 'Mars/Olympus', '2026-02-28T10:00:00.000Z'],
   ])('%s + %s in %s = %s', (from, duration, zone, expected) => {
