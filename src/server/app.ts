@@ -19,6 +19,10 @@ import { DatabaseAvailability } from './db/availability';
 import { DATABASE_RETRY_SECONDS, sendDatabaseUnavailable } from './http/unavailable';
 import { registerSecurityHeaders } from './http/security-headers';
 import { OneLinePerRequest } from './http/request-log';
+import { registerRequestId, requestIdFor, requestLogger } from './http/request-id';
+import { registerIdempotency, sweepIdempotencyKeys } from './http/idempotency';
+import { RequestMetrics, registerMetrics } from './ops/metrics';
+import { startPeriodic } from './periodic';
 import { createTokenService, loadSigningSecret, type TokenService } from './auth/tokens';
 import { SharedSignInThrottle, SignInThrottle } from './auth/throttle';
 import { createRequestLimiter, createSharedRequestLimiter } from './http/rate-limits';
@@ -132,7 +136,10 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     // Time to receive a whole request; slow senders do not hold a connection for long.
     requestTimeout: config.requestTimeoutMs,
-    genReqId: () => crypto.randomUUID(),
+    // Issue 28: a sane X-Request-Id from a proxy is kept, otherwise a new UUID (http/request-id.ts).
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    childLoggerFactory: requestLogger as never,
     // Issue 28: a request that arrives on an open connection while the server closes is still
     // answered (not refused with 503); idle keep-alive connections are closed at once.
     return503OnClosing: false,
@@ -141,7 +148,10 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   });
 
-  const mailer = deps.mailer ?? createMailer(config, logger);
+  // Issue 28: request ids on every answer and log line, first of all hooks so the others run in its context.
+  registerRequestId(app);
+  const requestMetrics = new RequestMetrics();
+  const mailer = requestMetrics.countMails(deps.mailer ?? createMailer(config, logger));
   const tokens = createTokenService(config);
   const emailHashKey = crypto.createHmac('sha256', loadSigningSecret(config)).update('sanad:email-hash').digest();
   const throttleSettings = {
@@ -158,6 +168,8 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   // Issue 28: a database that goes away makes the API answer 503 and the workers pause.
   const availability = new DatabaseAvailability(db.pool, logger);
   app.decorate('databaseAvailability', availability);
+  // Issue 28: /metrics for operators (off unless configured) and the request counts behind it.
+  registerMetrics(app, { pool: db.pool, availability, settings: config.metrics, metrics: requestMetrics });
 
   registerSecurityHeaders(app, {
     // The HTTPS upgrade and HSTS only when PUBLIC_URL is https (issue 28, http/plain-http.ts).
@@ -210,6 +222,8 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     }
     return undefined;
   });
+  // Issue 28: a retried write with the same Idempotency-Key gets the first answer, not a second effect.
+  registerIdempotency(app, db.pool, config.idempotency);
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
@@ -287,6 +301,8 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   const reportMails =
     config.notificationIntervalMs > 0 ? startReportMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs, availability) : undefined;
   const retentionJob = config.retentionCheckIntervalMs > 0 ? startRetentionJob(db.pool, logger, config.retentionCheckIntervalMs, availability) : undefined;
+  // Expired Idempotency-Keys are forgotten every 10 minutes (beside the scheduler: not in tests).
+  const idempotencySweep = config.workflowIntervalMs > 0 ? startPeriodic('idempotency key sweep', 600_000, logger, () => sweepIdempotencyKeys(db.pool), availability) : undefined;
 
   return {
     app,
@@ -301,7 +317,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     async close() {
       draining = true;
       // Requests and the workers' current runs finish side by side; nothing new starts.
-      await Promise.all([app.close(), workflowScheduler?.stop(), notifications?.stop(), interviewMails?.stop(), reportMails?.stop(), retentionJob?.stop()]);
+      await Promise.all([app.close(), workflowScheduler?.stop(), notifications?.stop(), interviewMails?.stop(), reportMails?.stop(), retentionJob?.stop(), idempotencySweep?.stop()]);
       await background.idle();
       await availability.stop();
       await graphql.release();
@@ -426,5 +442,6 @@ function errorHandler(error: FastifyError, request: FastifyRequest, reply: Fasti
     return reply.status(status).send({ error: code, message, ...(typeof wait === 'number' ? { retryAfterSeconds: wait } : {}) });
   }
   request.log.error({ err: error }, 'request failed');
-  return reply.status(500).send({ error: 'internal', message: 'Something went wrong on our side. Please try again later.' });
+  // The request id lets a person quote this failure and the operator find its log lines.
+  return reply.status(500).send({ error: 'internal', message: `Something went wrong on our side. Please try again later. If it keeps happening, tell the clinic this reference: ${request.id}.`, requestId: request.id });
 }

@@ -38,6 +38,14 @@ export interface Config {
   shutdownDelayMs: number;
   /** Issue 28: how long running requests and worker runs may take to finish at shutdown (ms). */
   shutdownGraceMs: number;
+  /** Issue 28: how long an Idempotency-Key and its first answer are kept (s), and when an unanswered claim is taken over (s). */
+  idempotency: { ttlSeconds: number; staleSeconds: number };
+  /**
+   * Issue 28: who may read /metrics. `off` (the default without METRICS_TOKEN), `token` (a bearer
+   * token equal to METRICS_TOKEN; the default with one) or `local` (only a direct connection from
+   * this machine's loopback address, no proxy in between).
+   */
+  metrics: { access: 'off' | 'local' | 'token'; token: string | undefined };
   /**
    * Sign-in throttle (src/server/auth/throttle.ts): free failures per name and address, per
    * address across names, the window that forgets them, and the longest delay (lockSeconds).
@@ -181,6 +189,16 @@ function emailSetting(env: Env, name: string): string | null {
 }
 
 /** LIMIT_STORE: memory or database; unset: database with DATABASE_URL, otherwise memory. */
+/** METRICS=off|local|token; by default `token` when METRICS_TOKEN is set, `off` otherwise. */
+function metricsSetting(env: Env): Config['metrics'] {
+  const token = env.METRICS_TOKEN || undefined;
+  if (token !== undefined && token.length < 16) throw new Error('Setting METRICS_TOKEN must be at least 16 characters long');
+  const wanted = (env.METRICS || (token ? 'token' : 'off')).toLowerCase();
+  if (wanted !== 'off' && wanted !== 'local' && wanted !== 'token') throw new Error('Setting METRICS must be off, local or token');
+  if (wanted === 'token' && !token) throw new Error('Setting METRICS=token needs METRICS_TOKEN');
+  return { access: wanted, token };
+}
+
 function limitStoreSetting(env: Env): 'memory' | 'database' {
   const raw = (env.LIMIT_STORE ?? '').trim().toLowerCase();
   if (raw === '') return env.DATABASE_URL ? 'database' : 'memory';
@@ -222,6 +240,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     maintenance: flagSetting(env, 'MAINTENANCE'),
     shutdownDelayMs: intSetting(env, 'SHUTDOWN_DELAY_MS', 2000, 0),
     shutdownGraceMs: intSetting(env, 'SHUTDOWN_GRACE_MS', 20_000, 0),
+    idempotency: {
+      ttlSeconds: intSetting(env, 'IDEMPOTENCY_KEY_TTL_SECONDS', 24 * 3600, 60),
+      staleSeconds: intSetting(env, 'IDEMPOTENCY_STALE_SECONDS', 120, 1),
+    },
+    metrics: metricsSetting(env),
     lockout: {
       maxAttempts: intSetting(env, 'LOCKOUT_MAX_ATTEMPTS', 5, 1),
       maxAttemptsPerAddress: intSetting(env, 'LOCKOUT_MAX_ATTEMPTS_PER_ADDRESS', 20, 1),

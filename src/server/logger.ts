@@ -4,6 +4,7 @@
  */
 import pino, { type Logger } from 'pino';
 import type { Config } from './config';
+import { requestIdMixin } from './http/request-id';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -22,5 +23,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     base: { service: 'sanad' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // Issue 28: lines written while a request runs carry its id (http/request-id.ts).
+    mixin: requestIdMixin,
   });
 }

@@ -4,6 +4,7 @@
  * server's stable code, so screens can say something a person can act on.
  */
 import type { FieldErrors } from '../../domain/accounts';
+import { IDEMPOTENCY_HEADER, newIdempotencyKey, needsIdempotencyKey, RETRY_DELAYS_MS } from './idempotency';
 
 export const TOKEN_KEY = 'authToken';
 
@@ -63,6 +64,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** A file sent as raw bytes instead of a JSON body (the /downloads upload). */
   file?: Blob;
+  /** Issue 28: the Idempotency-Key of a write; a new one by default (see idempotency.ts). */
+  idempotencyKey?: string;
 }
 
 export async function api<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -71,13 +74,50 @@ export async function api<T>(method: string, path: string, options: RequestOptio
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.file) headers['content-type'] = 'application/octet-stream';
-  const response = await send(path, {
+  const keyed = !options.anonymous && needsIdempotencyKey(method, path, options.body);
+  if (keyed) headers[IDEMPOTENCY_HEADER] = options.idempotencyKey ?? newIdempotencyKey();
+  const init: RequestInit = {
     method,
     headers,
     body: options.file ?? (options.body === undefined ? null : JSON.stringify(options.body)),
     ...(options.signal ? { signal: options.signal } : {}),
-  });
+  };
+  const response = keyed ? await sendWithRetries(path, init) : await send(path, init);
   return (await readJson(response)) as T;
+}
+
+/**
+ * A write with its Idempotency-Key, sent again with the same key when its answer was lost (the
+ * connection failed) or while the server still works on the first one (409
+ * idempotency_key_in_use): the server answers a repeat with the first answer, so nothing is
+ * stored twice. Gives up after RETRY_DELAYS_MS.length retries with the last failure.
+ */
+async function sendWithRetries(path: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const delay = RETRY_DELAYS_MS[attempt];
+    let response: Response;
+    try {
+      response = await send(path, init);
+    } catch (error) {
+      if (delay === undefined || !(error instanceof ApiError) || error.code !== 'network') throw error;
+      await wait(delay, init.signal);
+      continue;
+    }
+    if (response.status !== 409 || delay === undefined || response.headers.get('retry-after') === null) return response;
+    const body = (await response.clone().json().catch(() => ({}))) as { error?: unknown };
+    if (body.error !== 'idempotency_key_in_use') return response;
+    await wait(Math.max(delay, Number(response.headers.get('retry-after')) * 1000 || 0), init.signal);
+  }
+}
+
+function wait(ms: number, signal?: AbortSignal | null): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new DOMException('Aborted', 'AbortError'));
+    });
+  });
 }
 
 /** A file from the server (a /downloads document) as a Blob; failures are ApiErrors as above. */

@@ -6,6 +6,7 @@
  * status and the response body (spec §8).
  */
 import { readToken } from '../../api/client';
+import { IDEMPOTENCY_HEADER, newIdempotencyKey } from '../../api/idempotency';
 
 export const WORKFLOW_MESSAGE_PATH = '/api/workflow/rest/message';
 
@@ -27,7 +28,12 @@ export async function sendOfferMessage(messageName: 'offerCanceled' | 'offerResc
   try {
     response = await fetch(WORKFLOW_MESSAGE_PATH, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        [IDEMPOTENCY_HEADER]: newIdempotencyKey(),
+      },
       body: JSON.stringify(offerMessage(messageName, offerId)),
     });
   } catch (error) {

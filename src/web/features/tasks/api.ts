@@ -10,6 +10,7 @@ import { mergeTaskLog, taskLogQuery, type RunningProcess, type TaskLogEntry } fr
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api, readToken } from '../../api/client';
 import { graphql, request } from '../../api/graphql';
+import { IDEMPOTENCY_HEADER, needsIdempotencyKey, newIdempotencyKey } from '../../api/idempotency';
 
 export const WORKFLOW_REST = '/api/workflow/rest';
 
@@ -120,6 +121,8 @@ async function workflowFetch(method: string, path: string, body?: unknown): Prom
       accept: 'application/json',
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
+      // Issue 28: a completion sent twice completes once (the server replays the first answer).
+      ...(needsIdempotencyKey(method, path, body) ? { [IDEMPOTENCY_HEADER]: newIdempotencyKey() } : {}),
     },
     body: body === undefined ? null : JSON.stringify(body),
   });
