@@ -8636,27 +8636,48 @@ CREATE OR REPLACE FUNCTION app_hidden.exclude_patient_for_safety(case_id uuid, r
 AS $function$
 declare
   ask_for_post boolean;
+  already_dropout boolean;
   -- The call's constraint demands a reason; the fallback keeps the audit row valid regardless.
   given text := left(coalesce(nullif(btrim(exclude_patient_for_safety.reason), ''), 'suicide-risk call'), 2000);
+  randomized constant boolean := exists (select 1 from app_public.treatment_assignments t
+                                          where t.case_id = exclude_patient_for_safety.case_id);
 begin
   update app_public.users u set excluded = true
     from app_public.case_members m
    where m.case_id = exclude_patient_for_safety.case_id and m.acts_as_patient and u.id = m.user_id;
+  insert into app_public.exclusion_changes (case_id, flag, value, reason, changed_by)
+  values (exclude_patient_for_safety.case_id, 'excluded', true, given, app_public.current_user_id());
+
+  if not randomized then
+    update app_public.cases c set stage = 'excluded', reason_for_exclusion = given where c.id = exclude_patient_for_safety.case_id;
+    perform app_hidden.end_case_workflows(exclude_patient_for_safety.case_id, 'excluded');
+    return;
+  end if;
+
+  select c.is_dropout into already_dropout from app_public.cases c where c.id = exclude_patient_for_safety.case_id;
   update app_public.cases c
      set is_dropout = true,
-         dropout_reason = coalesce(c.dropout_reason, left(exclude_patient_for_safety.reason, 2000)),
-         reason_for_exclusion = left(exclude_patient_for_safety.reason, 2000)
+         dropout_reason = coalesce(c.dropout_reason, given),
+         reason_for_exclusion = given
    where c.id = exclude_patient_for_safety.case_id
   returning c.ask_for_post_if_dropped_out into ask_for_post;
+  if already_dropout then
+    return;
+  end if;
   insert into app_public.exclusion_changes (case_id, flag, value, reason, changed_by)
-  values (exclude_patient_for_safety.case_id, 'excluded', true, given, app_public.current_user_id()),
-         (exclude_patient_for_safety.case_id, 'is_dropout', true, given, app_public.current_user_id());
-  perform app_hidden.notify_workflow(exclude_patient_for_safety.case_id, 'dropout',
-    jsonb_build_object('askForPostIfDroppedOut', jsonb_build_object('value', coalesce(ask_for_post, false), 'type', 'Boolean'),
-                       'excluded', jsonb_build_object('value', true, 'type', 'Boolean')));
+  values (exclude_patient_for_safety.case_id, 'is_dropout', true, given, app_public.current_user_id());
+  if exists (select 1 from app_public.workflow_instances i
+              where i.case_id = exclude_patient_for_safety.case_id and i.business_key = 'trial' and i.state = 'ACTIVE'
+                and 'dropout' = any (i.waiting_messages)) then
+    perform app_hidden.notify_workflow(exclude_patient_for_safety.case_id, 'dropout',
+      jsonb_build_object('askForPostIfDroppedOut', jsonb_build_object('value', coalesce(ask_for_post, false), 'type', 'Boolean'),
+                         'excluded', jsonb_build_object('value', true, 'type', 'Boolean')));
+  elsif app_hidden.end_case_workflows(exclude_patient_for_safety.case_id, 'dropout') > 0 then
+    update app_public.cases c set stage = 'finished' where c.id = exclude_patient_for_safety.case_id;
+  end if;
 end;
 $function$;
-comment on function app_hidden.exclude_patient_for_safety(case_id uuid, reason text) is 'Excludes the case''s patient with a reason and ends treatment as a dropout does (askForPostIfDroppedOut of the case); both flags are recorded in exclusion_changes.';
+comment on function app_hidden.exclude_patient_for_safety(case_id uuid, reason text) is 'A suicide-risk call excludes the case''s patient: before randomization an exclusion that ends the case''s processes; after it, also a dropout (the trial ends the treatment). Recorded in exclusion_changes.';
 
 -- function: app_hidden.fix_allocation()
 CREATE OR REPLACE FUNCTION app_hidden.fix_allocation()

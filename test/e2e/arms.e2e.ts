@@ -90,4 +90,51 @@ describe('arms own their worksheets', () => {
     const row = await panel.getByRole('row', { name: new RegExp(de.careTeam.arms.cbt) }).innerText();
     expect(row.split(/\s+/).slice(-5)).toEqual(['1', '1', '1', '1', '0']);
   });
+
+  it('the therapist’s list holds the case’s sheets only; a letter from another arm’s template asks for the reason before it is sent', { timeout: 300_000 }, async () => {
+    const template = await withOwner(t.database.db.pool, (sql) =>
+      sql.query<{ id: string }>(
+        `insert into app_public.content_templates (type, code, language_code, title, subject, content, treatment_code)
+         values ('LETTER', 'iptWeek', 'ar', 'أسبوعك', 'أسبوعك', 'مرحباً {{patient_alias}}', 'IPT') returning id`,
+      ),
+    ).then((r) => r.rows[0]!.id);
+    const desk = await openSignedInPage(browser, therapist.token, { locale: 'de', width: 1280, height: 900 });
+    opened.push(desk);
+    const page = desk.page;
+    await page.goto(`${t.url}/admin/cases/${patient.caseId}`);
+    // The worksheet list: the CBT sheets and the IPT sheet sent in, not the other IPT sheets.
+    const sheets = page.locator('section', { has: page.getByRole('heading', { name: de.therapy.caseExercisesTitle, exact: true }) });
+    await sheets.getByRole('heading', { name: de.therapy.sheet.cbt_thoughts.title }).waitFor();
+    await sheets.getByRole('heading', { name: de.therapy.sheet.ipt_conflicts.title }).waitFor();
+    expect(await sheets.getByRole('heading', { name: de.therapy.sheet.ipt_situations.title }).count()).toBe(0);
+    await sheets.getByText(de.trialRules.otherArmSheets).waitFor();
+
+    const letters = page.locator('section', { has: page.getByRole('heading', { name: de.therapy.lettersTitle, exact: true }) });
+    await letters.getByLabel(de.therapy.chooseTemplate).selectOption(template);
+    await letters.getByRole('button', { name: de.therapy.startLetter }).click();
+    await letters.getByText(de.trialRules.letterOtherArm).waitFor();
+    await letters.scrollIntoViewIfNeeded();
+    await screenshot(page, 'arms-letter-other-arm-de-1280');
+    const before = await sends();
+    await letters.getByRole('button', { name: de.therapy.sendLetter }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(de.trialRules.letterConfirmTitle).waitFor();
+    await dialog.getByRole('button', { name: de.therapy.send, exact: true }).click(); // empty: not confirmed
+    expect(await dialog.count()).toBe(1);
+    await dialog.getByLabel(de.arms.reasonLabel).fill('Trauer nach dem Tod des Vaters.');
+    await screenshot(page, 'arms-letter-reason-de-1280');
+    await dialog.getByRole('button', { name: de.therapy.send, exact: true }).click();
+    await letters.getByText('مرحباً').first().waitFor();
+    const { rows } = await t.database.db.pool.query(`select kind, content, reason from app_public.out_of_arm_sends where kind = 'letter'`);
+    expect(rows).toEqual([{ kind: 'letter', content: 'IPT', reason: 'Trauer nach dem Tod des Vaters.' }]);
+    expect(await sends()).toBe(before + 1);
+
+    // The same screen at 360 px: the warning and the list fit.
+    const phone = await openSignedInPage(browser, therapist.token, { locale: 'de', width: 360, height: 740 });
+    opened.push(phone);
+    await phone.page.goto(`${t.url}/admin/cases/${patient.caseId}`);
+    await phone.page.getByRole('heading', { name: de.therapy.lettersTitle }).waitFor();
+    await expectNoOverflow(phone.page, 'case page with arms (de, 360)');
+    await screenshot(phone.page, 'arms-case-page-de-360');
+  });
 });

@@ -67,8 +67,8 @@ const SQL_WRITERS: Record<string, string[]> = {
     'app_hidden.exclude_case', // the coordinators' command (stage checked)
     'app_hidden.raise_patient_exclusion', // the trial's own rules (screening, interview, missed interviews)
     // Known writers with rules of their own, reported as open in issue 27: the suicide-risk call
-    // that excludes (excluded + dropout at any stage), and the therapists' `dropout` message
-    // (only while the treatment phase waits for it).
+    // that excludes (by its author; the stage rule since 0272), and the therapists' `dropout`
+    // message (only while the treatment phase waits for it).
     'app_hidden.exclude_patient_for_safety',
     'app_hidden.record_dropout_message',
   ],

@@ -591,6 +591,23 @@ describe('exclusion by a call', () => {
       ]);
     }
   }, 60_000);
+
+  it('before randomization the call excludes without a dropout, and the trial ends (0272: the stage rule of every exclusion)', async () => {
+    const { patient: p, caseId: id } = await newCase([{ person: therapist, roles: ['therapist'] }, { person: interviewer, roles: ['interviewer'] }]);
+    await trial.startTrial(id);
+    expect((await pool().query(`select count(*)::int as n from app_public.workflow_instances where case_id = $1 and state = 'ACTIVE'`, [id])).rows[0].n).toBeGreaterThan(0);
+    const created = await createCall(therapist.token, { caseId: id, riskOfSuicide: 'high', excludePatient: true, exclusionReason: 'acute suicidality before the interview' });
+    expect(created.errors).toBeUndefined();
+    await t.sanad.workflow.tick();
+    const { rows } = await pool().query(
+      `select c.is_dropout, c.dropout_reason, c.reason_for_exclusion, c.stage, u.excluded from app_public.cases c, app_public.users u where c.id = $1 and u.id = $2`,
+      [id, p.id],
+    );
+    expect(rows[0]).toEqual({ is_dropout: false, dropout_reason: null, reason_for_exclusion: 'acute suicidality before the interview', stage: 'excluded', excluded: true });
+    expect((await pool().query(`select count(*)::int as n from app_public.workflow_instances where case_id = $1 and state = 'ACTIVE'`, [id])).rows[0].n).toBe(0);
+    const changes = await pool().query('select flag, value, changed_by from app_public.exclusion_changes where case_id = $1', [id]);
+    expect(changes.rows).toEqual([{ flag: 'excluded', value: true, changed_by: therapist.id }]);
+  }, 60_000);
 });
 
 describe('the patient side', () => {
