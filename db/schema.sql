@@ -741,6 +741,22 @@ create table app_private.hashed_email_validity (
 );
 alter table app_private.hashed_email_validity enable row level security;
 
+-- table: app_private.idempotency_keys
+create table app_private.idempotency_keys (
+  user_id uuid not null,
+  key text not null,
+  request_hash text not null,
+  created_at timestamp with time zone default now() not null,
+  expires_at timestamp with time zone not null,
+  status_code integer,
+  content_type text,
+  response_body bytea,
+  constraint idempotency_keys_pkey PRIMARY KEY (user_id, key),
+  constraint idempotency_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+alter table app_private.idempotency_keys enable row level security;
+comment on table app_private.idempotency_keys is 'The first answer to each Idempotency-Key a person sent, kept until expires_at (src/server/http/idempotency.ts).';
+
 -- table: app_private.identifying_fields
 create table app_private.identifying_fields (
   table_name text not null,
@@ -4762,6 +4778,9 @@ CREATE INDEX audit_redactions_erasure_idx ON app_private.audit_redactions USING 
 
 -- index: app_private.case_inbox_case_idx
 CREATE INDEX case_inbox_case_idx ON app_private.case_inbox USING btree (case_id);
+
+-- index: app_private.idempotency_keys_expires_at
+CREATE INDEX idempotency_keys_expires_at ON app_private.idempotency_keys USING btree (expires_at);
 
 -- index: app_private.interview_mail_queue_run_idx
 CREATE INDEX interview_mail_queue_run_idx ON app_private.interview_mail_queue USING btree (run_after);
@@ -12331,6 +12350,112 @@ AS $function$
            case when h.hits > limits[k.i] then greatest(1, ceil(extract(epoch from (h.window_start + make_interval(secs => window_seconds) - now())))::integer) else 0 end
            order by k.i)
     from unnest(keys) with ordinality as k(key, i) join hit h on h.key = k.key
+$function$;
+
+-- function: app_private.idempotency_begin(person uuid, idempotency_key text, hash_of_request text, ttl_seconds integer, stale_seconds integer)
+CREATE OR REPLACE FUNCTION app_private.idempotency_begin(person uuid, idempotency_key text, hash_of_request text, ttl_seconds integer, stale_seconds integer)
+ RETURNS TABLE(outcome text, answer_status integer, answer_type text, answer_body bytea)
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  kept app_private.idempotency_keys;
+begin
+  delete from app_private.idempotency_keys k
+   where k.user_id = person and k.key = idempotency_key and k.expires_at <= now();
+  insert into app_private.idempotency_keys as k (user_id, key, request_hash, expires_at)
+  values (person, idempotency_key, hash_of_request, now() + make_interval(secs => ttl_seconds))
+  on conflict on constraint idempotency_keys_pkey do nothing;
+  if found then
+    return query select 'new'::text, null::integer, null::text, null::bytea;
+    return;
+  end if;
+  select * into kept from app_private.idempotency_keys k
+   where k.user_id = person and k.key = idempotency_key for update;
+  if kept.request_hash <> hash_of_request then
+    return query select 'mismatch'::text, null::integer, null::text, null::bytea;
+  elsif kept.status_code is not null then
+    return query select 'replay'::text, kept.status_code, kept.content_type, kept.response_body;
+  elsif kept.created_at < now() - make_interval(secs => stale_seconds) then
+    update app_private.idempotency_keys k set created_at = now()
+     where k.user_id = person and k.key = idempotency_key;
+    return query select 'new'::text, null::integer, null::text, null::bytea;
+  else
+    return query select 'running'::text, null::integer, null::text, null::bytea;
+  end if;
+end
+$function$;
+
+-- function: app_private.idempotency_finish(person uuid, idempotency_key text, status integer, answer_type text, answer bytea)
+CREATE OR REPLACE FUNCTION app_private.idempotency_finish(person uuid, idempotency_key text, status integer, answer_type text, answer bytea)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog'
+AS $function$
+  update app_private.idempotency_keys k
+     set status_code = status, content_type = answer_type, response_body = answer
+   where k.user_id = person and k.key = idempotency_key and k.status_code is null
+$function$;
+
+-- function: app_private.idempotency_release(person uuid, idempotency_key text)
+CREATE OR REPLACE FUNCTION app_private.idempotency_release(person uuid, idempotency_key text)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog'
+AS $function$
+  delete from app_private.idempotency_keys k
+   where k.user_id = person and k.key = idempotency_key and k.status_code is null
+$function$;
+
+-- function: app_private.idempotency_sweep()
+CREATE OR REPLACE FUNCTION app_private.idempotency_sweep()
+ RETURNS integer
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog'
+AS $function$
+  with gone as (delete from app_private.idempotency_keys where expires_at <= now() returning 1)
+  select count(*)::integer from gone
+$function$;
+
+-- function: app_private.operations_metrics()
+CREATE OR REPLACE FUNCTION app_private.operations_metrics()
+ RETURNS TABLE(queue text, waiting bigint, due bigint, failing bigint, failed bigint, oldest_due_seconds double precision)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  -- waiting: rows in the queue; due: of them those whose time has come (timer lag is the age of
+  -- the oldest due one); failing: tried and failed at least once, still retried; failed: given up.
+  select 'workflow_jobs', count(*), count(*) filter (where due_date <= now() and failed_at is null),
+         count(*) filter (where attempts > 0 and failed_at is null), count(*) filter (where failed_at is not null),
+         coalesce(extract(epoch from now() - min(due_date) filter (where due_date <= now() and failed_at is null)), 0)::double precision
+    from app_public.workflow_jobs
+  union all
+  select 'workflow_outbox', count(*), count(*) filter (where run_after <= now() and failed_at is null),
+         count(*) filter (where attempts > 0 and failed_at is null), count(*) filter (where failed_at is not null),
+         coalesce(extract(epoch from now() - min(run_after) filter (where run_after <= now() and failed_at is null)), 0)::double precision
+    from app_private.workflow_outbox
+  union all
+  select 'workflow_start_requests', count(*), count(*) filter (where run_after <= now() and failed_at is null),
+         count(*) filter (where attempts > 0 and failed_at is null), count(*) filter (where failed_at is not null),
+         coalesce(extract(epoch from now() - min(run_after) filter (where run_after <= now() and failed_at is null)), 0)::double precision
+    from app_private.workflow_start_requests
+  union all
+  select 'mail_notifications', count(*), count(*) filter (where run_after <= now()), count(*) filter (where attempts > 0), 0,
+         coalesce(extract(epoch from now() - min(run_after) filter (where run_after <= now())), 0)::double precision
+    from app_private.notification_queue
+  union all
+  select 'mail_interviews', count(*), count(*) filter (where run_after <= now()), count(*) filter (where attempts > 0), 0,
+         coalesce(extract(epoch from now() - min(run_after) filter (where run_after <= now())), 0)::double precision
+    from app_private.interview_mail_queue
+  union all
+  select 'mail_reports', count(*), count(*) filter (where run_after <= now()), count(*) filter (where attempts > 0), 0,
+         coalesce(extract(epoch from now() - min(run_after) filter (where run_after <= now())), 0)::double precision
+    from app_private.report_mails
+  union all
+  select 'mail_workflow', count(*), count(*) filter (where run_after <= now()), count(*) filter (where attempts > 0), 0,
+         coalesce(extract(epoch from now() - min(run_after) filter (where run_after <= now())), 0)::double precision
+    from app_private.workflow_mails
 $function$;
 
 -- function: app_private.record_sign_in_failure(keys text[], free integer[], window_seconds integer, max_delay_seconds integer)

@@ -17,13 +17,15 @@ export const REDACTED_PATHS = [
   '*.encoded',
 ];
 
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({
+/** The server's logger; `destination` (default stdout) lets a test read the lines. */
+export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     base: { service: 'sanad' },
     timestamp: pino.stdTimeFunctions.isoTime,
     // Issue 28: lines written while a request runs carry its id (http/request-id.ts).
     mixin: requestIdMixin,
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

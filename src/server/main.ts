@@ -61,10 +61,16 @@ async function main(): Promise<void> {
    * keeps serving for SHUTDOWN_DELAY_MS, so a load balancer stops sending requests and requests
    * already on their way are answered; then the server stops accepting, finishes running
    * requests and the workers' current runs within SHUTDOWN_GRACE_MS, closes the database and
-   * exits 0. SIGINT (Ctrl+C at the console) skips the delay.
+   * exits 0. SIGINT (Ctrl+C at the console) skips the delay, and a second signal during the
+   * delay ends it: the server goes on to finish its requests and stop.
    */
+  let endDelay: (() => void) | undefined;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      if (endDelay) log.info({ signal }, 'second signal: ending the shutdown delay');
+      endDelay?.();
+      return;
+    }
     stopping = true;
     sanad.drain();
     const delayMs = signal === 'SIGTERM' ? config.shutdownDelayMs : 0;
@@ -76,7 +82,17 @@ async function main(): Promise<void> {
     }, delayMs + config.shutdownGraceMs);
     force.unref();
     try {
-      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      if (delayMs > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delayMs);
+          endDelay = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        endDelay = undefined;
+      }
+      log.info('closing: no new connections, finishing running requests');
       await sanad.close();
       await db.close();
       log.info('stopped cleanly');

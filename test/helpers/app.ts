@@ -57,7 +57,7 @@ export function apiClient(url: string): TestApp['api'] {
 export async function startTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
-  deps: Pick<AppDeps, 'workflowClock' | 'workflowHandlers' | 'mailer'> = {},
+  deps: Pick<AppDeps, 'workflowClock' | 'workflowHandlers' | 'mailer' | 'logger'> = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const smtp = await startSmtp();

@@ -14,6 +14,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
+  /** Resolves once the process wrote a log line whose message starts with `message` (rejects if it exits first). */
+  logged(message: string): Promise<void>;
   /** Resolves with the exit code once the process ended. */
   exited: Promise<number | null>;
   /** SIGTERM, then the exit code; SIGKILL after `ms` if it still runs. */
@@ -65,6 +67,18 @@ export async function startServerProcess(env: Record<string, string>, options: {
     url,
     child,
     output: () => text,
+    logged: (message) =>
+      new Promise<void>((resolve, reject) => {
+        const seen = () => text.includes(`"msg":"${message}`);
+        if (seen()) return resolve();
+        const onData = () => {
+          if (!seen()) return;
+          child.stdout!.off('data', onData);
+          resolve();
+        };
+        child.stdout!.on('data', onData);
+        void exited.then(() => (seen() ? resolve() : reject(new Error(`the server exited without logging "${message}":\n${text}`))));
+      }),
     exited,
     async stop(ms = 30_000) {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

@@ -55,8 +55,8 @@ function graphqlBody(query: string, variables: Record<string, unknown>) {
  * a proxy timeout, a dropped mobile link or a killed client does). The server ran the request
  * and kept its answer before sending it (onSend), so the key holds the answer by then.
  */
-async function sendAndLoseAnswer(person: Person, method: string, path: string, body: unknown, key: string): Promise<void> {
-  const payload = Buffer.from(JSON.stringify(body));
+async function sendAndLoseAnswer(person: Person, method: string, path: string, body: unknown, key: string, contentType = 'application/json'): Promise<void> {
+  const payload = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
   const { port } = new URL(t.url);
   await new Promise<void>((resolve, reject) => {
     const socket = net.connect(Number(port), '127.0.0.1', () => {
@@ -65,7 +65,7 @@ async function sendAndLoseAnswer(person: Person, method: string, path: string, b
           `${method} ${path} HTTP/1.1`,
           `host: 127.0.0.1:${port}`,
           `authorization: Bearer ${person.token}`,
-          'content-type: application/json',
+          `content-type: ${contentType}`,
           `content-length: ${payload.length}`,
           `idempotency-key: ${key}`,
           '',
@@ -157,6 +157,31 @@ describe('a retry after a lost answer repeats nothing', () => {
     expect(await count(`app_public.workflow_history where process_instance_id = $1 and activity_id = 'interviewStage'`, [task.process_instance_id])).toBe(1);
     // Without the key the task is gone: the completion is not repeated but refused.
     expect((await t.api('POST', path, { body: {}, token: coordinator.token })).status).toBe(404);
+  });
+});
+
+describe('uploads', () => {
+  it('an uploaded document sent again after a lost answer is stored once', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+    const path = `/api/downloads?${new URLSearchParams({ locale: 'en', title: 'Sent once', fileName: 'once.png' })}`;
+    const key = newKey();
+    await sendAndLoseAnswer(coordinator, 'POST', path, png, key, 'application/octet-stream');
+    const again = await fetch(t.url + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${coordinator.token}`, 'content-type': 'application/octet-stream', 'idempotency-key': key },
+      body: new Uint8Array(png),
+    });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await count(`app_public.download_documents where title = 'Sent once'`, [])).toBe(1);
+    // Other bytes under the same key are another request.
+    const other = await fetch(t.url + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${coordinator.token}`, 'content-type': 'application/octet-stream', 'idempotency-key': key },
+      body: new Uint8Array(Buffer.concat([png, Buffer.from([0])])),
+    });
+    expect(other.status).toBe(422);
+    expect(await count(`app_public.download_documents where title = 'Sent once'`, [])).toBe(1);
   });
 });
 

@@ -17,16 +17,21 @@ const onPostgres = testDatabaseKind() === 'postgres';
 const PASSWORD = 'correct horse battery';
 
 /** One request on a connection of its own, so the proxy alternates between the servers. */
-function request(base: string, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+function request(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     if (payload) headers['content-type'] = 'application/json';
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     const req = http.request(`${base}${path}`, { method, agent: false, headers }, (response) => {
       let text = '';
       response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined, headers: response.headers }));
     });
     req.on('error', reject);
     req.end(payload);
@@ -94,6 +99,23 @@ describe.skipIf(!onPostgres)('two server processes on one database', () => {
     const failures: number[] = [];
     for (let i = 0; i < 4; i++) failures.push((await request(base, 'POST', '/api/auth/tokens', { body: { username: 'two_trial_0', password: 'wrong password here' } })).status);
     expect(failures).toEqual([401, 401, 401, 429]);
+  });
+
+  it('a write retried on the other process with its Idempotency-Key gets the first answer, stored once', async () => {
+    const signIn = await request(base, 'POST', '/api/auth/tokens', { body: { username: 'two_trial_1', password: PASSWORD } });
+    const token = signIn.body.encoded as string;
+    const body = {
+      query: 'mutation($input: CreateCaseMessageInput!) { createCaseMessage(input: $input) { caseMessage { id } } }',
+      variables: { input: { caseMessage: { caseId: cases[1], body: 'Across two processes', toTherapists: true } } },
+    };
+    const headers = { 'idempotency-key': 'two-processes-key-0001' };
+    const first = await request(servers[0]!.url, 'POST', '/api/graphql', { token, body, headers });
+    expect(first.body.errors).toBeUndefined();
+    const retried = await request(servers[1]!.url, 'POST', '/api/graphql', { token, body, headers });
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.body).toEqual(first.body);
+    const { rows } = await pool.query<{ n: number }>(`select count(*)::int as n from app_public.case_messages where body = 'Across two processes'`);
+    expect(rows[0]!.n).toBe(1);
   });
 
   it('runs each process start and each due timer once', async () => {

@@ -106,6 +106,11 @@ async function stateLines(pool: pg.Pool, availability: AvailabilityGate): Promis
   out.push(`sanad_db_pool_waiting ${pool.waitingCount}`);
   out.push('# HELP sanad_database_available Whether this process can reach the database (1) or not (0).', '# TYPE sanad_database_available gauge');
   out.push(`sanad_database_available ${availability.available ? 1 : 0}`);
+  const outages = (availability as { outages?: unknown }).outages;
+  if (typeof outages === 'number') {
+    out.push('# HELP sanad_database_outages_total Times this process lost the database since it started.', '# TYPE sanad_database_outages_total counter');
+    out.push(`sanad_database_outages_total ${outages}`);
+  }
   if (!availability.available) return out;
   let rows: QueueRow[];
   try {

@@ -22,9 +22,18 @@ export function errorText(t: TFunction, error: unknown): string {
 export function ErrorAlert({ error, focusOnShow = false }: { error: ApiError | null; focusOnShow?: boolean }) {
   const { t } = useTranslation();
   if (!error) return null;
+  // Issue 28: a failure on the server's side names its request, for the person to quote.
+  const reference = error.status >= 500 && typeof error.body.requestId === 'string' ? error.body.requestId : undefined;
   return (
     <Alert kind="error" focusOnShow={focusOnShow} focusKey={error}>
       {errorText(t, error)}
+      {reference && (
+        <>
+          {' '}
+          {/* The id isolated (U+2068…U+2069), so its hyphens keep their order in Arabic. */}
+          <span>{t('ops.reference', { id: `\u2068${reference}\u2069` })}</span>
+        </>
+      )}
     </Alert>
   );
 }
