@@ -18,7 +18,8 @@ import { Spinner, TextArea } from '../../ui/ui';
 import { caseWorksheetsQuery, entriesWithFeedback, refetchAfterWorksheet, saveFeedback, worksheetTasksQuery, type CaseWorksheets, type Feedback, type WorksheetEntry, type WorksheetTask } from './api';
 import { assignedFirst } from './AllExercisesPage';
 import { OutOfArmSend } from '../arms/OutOfArmSend';
-import { EntryFields, FeedbackList, formatDate } from './WorksheetParts';
+import { EntryFields, FeedbackList } from './WorksheetParts';
+import { useClock } from '../../ui/useClock';
 import './therapy.css';
 
 export function CaseExercisesSection({ caseId }: { caseId: string }) {
@@ -56,8 +57,9 @@ function StaffBadge({ state }: { state: StaffWorksheetState }) {
 
 /** "Assigned, due by …", overdue, done, or no longer due, for a worksheet of the treatment. */
 function AssignmentLine({ task }: { task: WorksheetTask }) {
-  const { t, i18n } = useTranslation();
-  const date = task.due ? formatDate(task.due, i18n.language) : '';
+  const clock = useClock();
+  const { t } = useTranslation();
+  const date = task.due ? clock.dateTime(task.due) : '';
   const key = task.status === 'due' && !task.due ? 'therapy.staffAssigned.undated' : `therapy.staffAssigned.${task.status}`;
   return <span className={`therapy-assigned therapy-assigned--${task.status}`}>{t(key, { date })}</span>;
 }
@@ -108,7 +110,8 @@ function Sheets({ caseId, data, tasks }: { caseId: string; data: CaseWorksheets;
 }
 
 function SentEntry({ caseId, code, entry, feedback }: { caseId: string; code: WorksheetCode; entry: WorksheetEntry; feedback: Feedback[] }) {
-  const { t, i18n } = useTranslation();
+  const clock = useClock();
+  const { t } = useTranslation();
   const { user } = useSession();
   const mine = feedback.find((f) => !f.published_at && f.author_id === user?.id);
   const answered = feedback.some((f) => f.published_at);
@@ -118,7 +121,7 @@ function SentEntry({ caseId, code, entry, feedback }: { caseId: string; code: Wo
   return (
     <details id={`entry-${entry.id}`} className="therapy-entry therapy-entry--staff" open={startOpen}>
       <summary>
-        {t('therapy.sentOn', { date: formatDate(entry.published_at!, i18n.language) })} · {t(answered ? 'therapy.staffState.feedbackGiven' : 'therapy.staffState.awaitingFeedback')}
+        {t('therapy.sentOn', { date: clock.dateTime(entry.published_at!) })} · {t(answered ? 'therapy.staffState.feedbackGiven' : 'therapy.staffState.awaitingFeedback')}
       </summary>
       <EntryFields code={code} entry={entry} />
       <FeedbackList feedback={feedback} />
