@@ -1,18 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { safeReturnTo } from '../../../domain/routes';
-import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { Alert, Page, TextField } from '../../ui/ui';
 
-function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
 /** Why the last sign-in failed, in words a person can act on (issue: wrong, locked, unconfirmed). */
 function FailedLogin() {
+  const clock = useClock();
   const { t } = useTranslation();
   const { failedLogin } = useSession();
   if (!failedLogin) return null;
@@ -25,7 +21,7 @@ function FailedLogin() {
         <Alert kind="error">
           {until
             ? t('login.lockedUntil', {
-                time: formatDateTime(until, currentLocale(), browserTimeZone()),
+                time: clock.dateTime(until),
                 minutes: t('time.minutes', { count: Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000)) }),
               })
             : t('login.locked')}

@@ -1,7 +1,7 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addFieldErrors, emailProblems, passwordProblems, type FieldErrors } from '../../../domain/accounts';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { changeLocale, currentLocale, supportedLocales } from '../../i18n/i18n';
 import type { Profile } from '../../session/profile';
 import { useSession } from '../../session/session';
@@ -30,6 +30,7 @@ function detailsOf(user: Profile): Details {
 }
 
 function DetailsForm({ user }: { user: Profile }) {
+  const clock = useClock();
   const { t } = useTranslation();
   const session = useSession();
   const [draft, setDraft] = useState<Details>(() => detailsOf(user));
@@ -55,7 +56,7 @@ function DetailsForm({ user }: { user: Profile }) {
         {user.last_login ? (
           <>
             <dt>{t('profile.lastLogin')}</dt>
-            <dd>{formatDateTime(new Date(user.last_login), currentLocale(), user.time_zone)}</dd>
+            <dd>{clock.dateTime(user.last_login)}</dd>
           </>
         ) : null}
       </dl>

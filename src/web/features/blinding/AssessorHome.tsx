@@ -8,10 +8,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import type { ApiError } from '../../api/client';
-import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
 import { useConfirm } from '../../ui/confirm';
 import { Alert, Page, SelectField, Spinner, TextArea, TextField } from '../../ui/ui';
 import { BlindingError } from './BlindingError';
@@ -121,10 +119,10 @@ function GuessForm({ item }: { item: AssessmentCase }) {
 }
 
 function CaseCard({ item }: { item: AssessmentCase }) {
+  const clock = useClock();
   const { t } = useTranslation();
-  const zone = useSession().user?.time_zone ?? 'UTC';
   const time = nextTime(item);
-  const done = TIMES.filter((x) => item[`${x}At`]).map((x) => t('blinding.assessor.doneAt', { time: t(`blinding.times.${x}`), at: formatDateTime(new Date(item[`${x}At`]!), currentLocale(), zone) }));
+  const done = TIMES.filter((x) => item[`${x}At`]).map((x) => t('blinding.assessor.doneAt', { time: t(`blinding.times.${x}`), at: clock.dateTime(item[`${x}At`]!) }));
   return (
     <li className="card assessment-case">
       <h3>

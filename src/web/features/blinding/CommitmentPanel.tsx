@@ -8,10 +8,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import type { ApiError } from '../../api/client';
-import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
 import { useConfirm, useConfirmWithReason } from '../../ui/confirm';
 import { Alert } from '../../ui/ui';
 import { downloadFile } from '../trial/api';
@@ -19,8 +17,8 @@ import { BlindingError } from './BlindingError';
 import { blindingKeys, commitmentQuery, fixAllocation, indexQuery, unblindAllocation } from './api';
 
 export function CommitmentPanel() {
+  const clock = useClock();
   const { t } = useTranslation();
-  const zone = useSession().user?.time_zone ?? 'UTC';
   const client = useQueryClient();
   const confirm = useConfirm();
   const confirmWithReason = useConfirmWithReason();
@@ -28,7 +26,7 @@ export function CommitmentPanel() {
   const index = useQuery(indexQuery());
   const [error, setError] = useState<ApiError | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const at = (iso: string) => formatDateTime(new Date(iso), currentLocale(), zone);
+  const at = (iso: string) => clock.dateTime(iso);
   const allocation = data?.allocation;
 
   const act = async (fn: () => Promise<unknown>, done: string) => {

@@ -84,7 +84,6 @@ function MessagesSection({ detail }: CaseSectionProps) {
       message={message}
       open={openId === message.id}
       myId={user?.id}
-      timeZone={user?.time_zone ?? 'UTC'}
       onToggle={() => setOpenId(openId === message.id ? null : message.id)}
     />
   );

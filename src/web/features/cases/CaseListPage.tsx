@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { TFunction } from 'i18next';
 import { CASE_STAGES } from '../../../domain/case-stages';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
@@ -184,9 +184,9 @@ function TeamNames({ team }: { team: Team }) {
 }
 
 function When({ value }: { value: string | null | undefined }) {
-  const { user } = useSession();
+  const clock = useClock();
   if (!value) return <span className="muted">—</span>;
-  return <time dateTime={value}>{formatDateTime(new Date(value), currentLocale(), user?.time_zone ?? 'UTC')}</time>;
+  return <time dateTime={value}>{clock.dateTime(value)}</time>;
 }
 
 /** The patients' open tasks and when the next one is due. */

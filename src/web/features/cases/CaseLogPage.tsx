@@ -9,9 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { auditChanges, auditSentence, mentionedPeople, PERSON_KEYS, type AuditChange } from '../../../domain/audit';
 import { isKnownStage } from '../../../domain/case-stages';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Page, SelectField, Spinner } from '../../ui/ui';
 import type { Person } from '../messages/api';
@@ -39,13 +38,13 @@ function asRecord(value: unknown): Record<string, unknown> | null {
 }
 
 function Value({ field, value, people }: { field: string; value: unknown; people: Map<string, Person> }) {
+  const clock = useClock();
   const { t } = useTranslation();
-  const { user } = useSession();
   if (value === null || value === undefined || value === '') return <span className="muted">{t('cases.empty')}</span>;
   if (typeof value === 'boolean') return <>{value ? t('cases.yes') : t('cases.no')}</>;
   if (PERSON_KEYS.has(field) && typeof value === 'string') return <span dir="auto">{personName(people.get(value)) ?? t('caseLog.unknownPerson')}</span>;
   if (field === 'stage' && typeof value === 'string' && isKnownStage(value)) return <>{t(`caseStages.${value}`)}</>;
-  if (typeof value === 'string' && TIMESTAMP.test(value)) return <time dateTime={value}>{formatDateTime(new Date(value), currentLocale(), user?.time_zone ?? 'UTC')}</time>;
+  if (typeof value === 'string' && TIMESTAMP.test(value)) return <time dateTime={value}>{clock.dateTime(value)}</time>;
   if (typeof value === 'string') return <span dir="auto">{value}</span>;
   return <span dir="ltr">{JSON.stringify(value)}</span>;
 }
@@ -115,8 +114,8 @@ function Sentence({ row, who, people }: { row: AuditRow; who: string; people: Ma
 }
 
 function LogEntry({ row, people }: { row: AuditRow; people: Map<string, Person> }) {
+  const clock = useClock();
   const { t } = useTranslation();
-  const { user } = useSession();
   // No actor: the change came from the server itself (the CLI, the workflow, a migration).
   const who = row.actorId ? (personName(people.get(row.actorId)) ?? t('caseLog.unknownPerson')) : t('caseLog.system');
   const changes = auditChanges(row.operation, asRecord(row.oldData), asRecord(row.newData));
@@ -126,7 +125,7 @@ function LogEntry({ row, people }: { row: AuditRow; people: Map<string, Person> 
         <Sentence row={row} who={who} people={people} />
       </p>
       <p className="muted">
-        <time dateTime={row.at}>{formatDateTime(new Date(row.at), currentLocale(), user?.time_zone ?? 'UTC')}</time>
+        <time dateTime={row.at}>{clock.dateTime(row.at)}</time>
       </p>
       {changes.some((c) => !UNSHOWN_KEYS.has(c.key)) ? (
         <details className="log-entry__raw">

@@ -7,10 +7,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isolateLatin } from '../../../domain/bidi';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { INSTRUMENTS, type InstrumentCode } from '../../../domain/instruments';
 import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
 import { caseBookingsQuery } from '../interviews/api';
 import { personName } from '../messages/names';
 import { caseScoresQuery } from '../scores/api';
@@ -40,11 +39,10 @@ function useRiskFlags(caseId: string): string[] {
 }
 
 export function CaseSummary({ detail }: { detail: CaseDetail }) {
+  const clock = useClock();
   const { t } = useTranslation();
-  const { user } = useSession();
   const taskName = useTaskName();
-  const timeZone = user?.time_zone ?? 'UTC';
-  const when = (iso: string) => formatDateTime(new Date(iso), currentLocale(), timeZone);
+  const when = (iso: string) => clock.dateTime(iso);
   const risks = useRiskFlags(detail.id);
   const tasks = useQuery(caseTasksQuery(detail.id)).data ?? [];
   const bookings = useQuery(caseBookingsQuery(detail.id)).data ?? [];

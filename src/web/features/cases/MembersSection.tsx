@@ -1,12 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { involvementFor, rolesOf } from '../../../domain/messages';
 import { CASE_ROLES, type CaseRole } from '../../../domain/roles';
 import { ApiError } from '../../api/client';
-import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
 import { useConfirm } from '../../ui/confirm';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Checkbox, SelectField, TextField } from '../../ui/ui';
@@ -56,8 +54,8 @@ function RoleChoice({ legend, roles, onChange }: { legend: string; roles: CaseRo
 }
 
 function MemberItem({ member, canManage, onChanged }: { member: CaseMemberRow; canManage: boolean; onChanged(): Promise<void> }) {
+  const clock = useClock();
   const { t } = useTranslation();
-  const { user } = useSession();
   const confirm = useConfirm();
   const [editing, setEditing] = useState(false);
   const [roles, setRoles] = useState(() => rolesOf(member));
@@ -115,7 +113,7 @@ function MemberItem({ member, canManage, onChanged }: { member: CaseMemberRow; c
         {member.user ? (
           <>
             <dt>{t('cases.lastLogin')}</dt>
-            <dd>{member.user.lastLogin ? formatDateTime(new Date(member.user.lastLogin), currentLocale(), user?.time_zone ?? 'UTC') : t('cases.never')}</dd>
+            <dd>{member.user.lastLogin ? clock.dateTime(member.user.lastLogin) : t('cases.never')}</dd>
             <dt>{t('cases.logins')}</dt>
             <dd>{member.user.nrOfLogins}</dd>
           </>

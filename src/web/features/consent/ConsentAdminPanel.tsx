@@ -6,11 +6,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { INSTRUMENTS, type InstrumentCode } from '../../../domain/instruments';
 import { ApiError } from '../../api/client';
 import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
 import { useConfirmWithReason } from '../../ui/confirm';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, SelectField, Spinner, TextArea, TextField } from '../../ui/ui';
@@ -99,9 +98,8 @@ function DraftEditor({ draft, onChanged }: { draft: ConsentVersion; onChanged():
 }
 
 export function ConsentAdminPanel() {
+  const clock = useClock();
   const { t } = useTranslation();
-  const { user } = useSession();
-  const zone = user?.time_zone ?? 'UTC';
   const queryClient = useQueryClient();
   const coverage = useQuery(coverageQuery());
   const [error, setError] = useState<ApiError | null>(null);
@@ -142,7 +140,7 @@ export function ConsentAdminPanel() {
           .map((v) => (
             <li key={v.id}>
               <strong>{t('consent.version', { version: v.version })}</strong> ({t(v.major ? 'consent.major' : 'consent.minor')}) ·{' '}
-              {t('consent.published', { time: formatDateTime(new Date(v.publishedAt!), currentLocale(), zone) })}
+              {t('consent.published', { time: clock.dateTime(v.publishedAt!) })}
               {v.changeNote ? (
                 <>
                   {' '}

@@ -7,10 +7,9 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { ApiError } from '../../api/client';
 import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, TextField } from '../../ui/ui';
 import './consent.css';
@@ -68,9 +67,8 @@ export function ReconsentCard() {
 
 /** On the profile page of a patient: every version they agreed to, each with its printable record. */
 export function MyConsentsSection() {
+  const clock = useClock();
   const { t } = useTranslation();
-  const { user } = useSession();
-  const zone = user?.time_zone ?? 'UTC';
   const mine = useQuery(myConsentQuery(currentLocale()));
   const [error, setError] = useState<ApiError | null>(null);
   const records = mine.data?.records ?? [];
@@ -92,7 +90,7 @@ export function MyConsentsSection() {
           <li key={r.id}>
             <strong dir="auto">{r.title}</strong> · {t('consent.version', { version: r.version })}
             <br />
-            <span className="muted">{t('consent.agreedAt', { time: formatDateTime(new Date(r.agreedAt), currentLocale(), zone) })}</span>{' '}
+            <span className="muted">{t('consent.agreedAt', { time: clock.dateTime(r.agreedAt) })}</span>{' '}
             <button type="button" className="button button--secondary" onClick={() => void open(r.id)}>
               {t('consent.openRecord')}
             </button>

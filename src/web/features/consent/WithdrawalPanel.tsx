@@ -6,9 +6,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { ApiError } from '../../api/client';
-import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { useConfirmWithReason } from '../../ui/confirm';
 import { ErrorAlert } from '../../ui/ErrorAlert';
@@ -34,10 +33,10 @@ function mergeByName(lines: ErasureLine[], name: (kind: string, field: string) =
 }
 
 export function WithdrawalPanel({ caseId }: { caseId: string }) {
+  const clock = useClock();
   const { t } = useTranslation();
   const { user } = useSession();
   const coordinator = Boolean(user?.is_coordinator_account);
-  const zone = user?.time_zone ?? 'UTC';
   const queryClient = useQueryClient();
   const state = useQuery(withdrawalQuery(caseId));
   const preview = useQuery({ ...erasurePreviewQuery(caseId), enabled: coordinator });
@@ -46,7 +45,7 @@ export function WithdrawalPanel({ caseId }: { caseId: string }) {
   const data = state.data;
   if (!data || (!coordinator && data.withdrawals.length === 0)) return null;
   const done = new Set(data.withdrawals.map((w) => w.level));
-  const when = (iso: string) => formatDateTime(new Date(iso), currentLocale(), zone);
+  const when = (iso: string) => clock.dateTime(iso);
   // The account's fields by name; every other record kind as one line (fields summed).
   const fieldName = (kind: string, field: string) => (kind === 'users' ? t(`withdrawal.fields.${field}`) : t(`withdrawal.kinds.${kind}`));
   const toErase = mergeByName((preview.data ?? []).filter((f) => f.records > 0), fieldName);

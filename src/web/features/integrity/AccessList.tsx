@@ -4,14 +4,12 @@
  * coordinators' access history and the patient's view of their record.
  */
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../domain/format';
-import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
+import { useClock } from '../../ui/useClock';
 import type { AccessEntry } from './api';
 
 export function AccessList({ rows, showApi }: { rows: AccessEntry[]; showApi: boolean }) {
+  const clock = useClock();
   const { t } = useTranslation();
-  const zone = useSession().user?.time_zone ?? 'UTC';
   if (rows.length === 0) return <p className="muted">{t('integrity.access.none')}</p>;
   return (
     <ul className="access-list">
@@ -24,7 +22,7 @@ export function AccessList({ rows, showApi }: { rows: AccessEntry[]; showApi: bo
           <span>{t('integrity.access.opened', { kind: t(`integrity.kinds.${row.recordKind}`) })}</span>
           <span className="muted access-list__when">
             {showApi && row.api ? <>{t(`integrity.apis.${row.api}`)} · </> : null}
-            {t('integrity.access.times', { count: row.reads })} · {t('integrity.access.lastAt', { at: formatDateTime(new Date(row.lastAt), currentLocale(), zone) })}
+            {t('integrity.access.times', { count: row.reads })} · {t('integrity.access.lastAt', { at: clock.dateTime(row.lastAt) })}
           </span>
         </li>
       ))}

@@ -7,7 +7,7 @@
 import { isolateIdent } from '../../../domain/bidi';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dayKey, formatSlot, formatTime } from '../../../domain/format';
+import { dayKey } from '../../../domain/format';
 import { isPast, isUpcoming, type InterviewAction } from '../../../domain/interviews';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
@@ -47,7 +47,7 @@ export function BookingPage() {
 
 function CaseBookingView({ caseId }: { caseId: string }) {
   const { t } = useTranslation();
-  const { timeZone, locale } = useZone();
+  const { timeZone, clock } = useZone();
   const now = useNow();
   const confirm = useConfirm();
   const bookings = useLoaded(caseBookingsQuery(caseId));
@@ -78,7 +78,7 @@ function CaseBookingView({ caseId }: { caseId: string }) {
   const book = async (date: AvailableDate) => {
     const ok = await confirm({
       title: t('interviews.booking.bookTitle'),
-      message: t('interviews.booking.bookMessage', { when: formatSlot(date.timeSlot.start, date.timeSlot.end, locale, timeZone) }),
+      message: t('interviews.booking.bookMessage', { when: clock.slot(date.timeSlot.start, date.timeSlot.end) }),
       confirmLabel: t('interviews.booking.bookConfirm'),
     });
     if (ok) await run('book', () => bookInterview(date.id, caseId), t('interviews.booking.booked'));
@@ -118,13 +118,13 @@ function CaseBookingView({ caseId }: { caseId: string }) {
 
 function BookingCard({ booking, now, busy, onCancel }: { booking: CaseBooking; now: Date; busy: boolean; onCancel(): void }) {
   const { t } = useTranslation();
-  const { timeZone, locale } = useZone();
+  const { clock } = useZone();
   const offer = booking.offer!;
   const started = offer.timeSlot.start <= now;
   return (
     <section className="card booking" aria-labelledby="booking-heading">
       <h2 id="booking-heading">{t('interviews.booking.yourInterview')}</h2>
-      <p className="booking__time">{formatSlot(offer.timeSlot.start, offer.timeSlot.end, locale, timeZone)}</p>
+      <p className="booking__time">{clock.slot(offer.timeSlot.start, offer.timeSlot.end)}</p>
       {offer.interviewer ? <p>{t('interviews.interviewerName', { name: offer.interviewer.username })}</p> : null}
       {offer.externalLink ? <JoinLink link={offer.externalLink} slot={offer.timeSlot} now={now} /> : <p className="muted">{t('interviews.booking.linkLater')}</p>}
       {!started ? (
@@ -140,7 +140,7 @@ function BookingCard({ booking, now, busy, onCancel }: { booking: CaseBooking; n
 
 function FreeSlots({ dates, loading, busy, onBook }: { dates: AvailableDate[] | null; loading: boolean; busy: boolean; onBook(d: AvailableDate): void }) {
   const { t } = useTranslation();
-  const { timeZone, locale } = useZone();
+  const { timeZone, clock } = useZone();
   if (!dates) return loading ? <Spinner /> : null;
   if (dates.length === 0) return <Alert kind="info">{t('interviews.booking.noSlots')}</Alert>;
   const days = new Map<string, AvailableDate[]>();
@@ -154,10 +154,10 @@ function FreeSlots({ dates, loading, busy, onBook }: { dates: AvailableDate[] | 
       <ol className="plain-list slot-days">
         {[...days.entries()].map(([key, slots]) => (
           <li key={key} className="slot-day">
-            <h3>{dayHeading(key, locale, timeZone)}</h3>
+            <h3>{dayHeading(key, clock)}</h3>
             <ul className="plain-list slot-buttons">
               {slots.map((d) => {
-                const time = `${formatTime(d.timeSlot.start, locale, timeZone)}–${formatTime(d.timeSlot.end, locale, timeZone)}`;
+                const time = `${clock.time(d.timeSlot.start)}–${clock.time(d.timeSlot.end)}`;
                 return (
                   <li key={d.id}>
                     <button
@@ -165,7 +165,7 @@ function FreeSlots({ dates, loading, busy, onBook }: { dates: AvailableDate[] | 
                       className="button button--secondary slot-button"
                       disabled={busy}
                       onClick={() => onBook(d)}
-                      aria-label={t('interviews.booking.bookAt', { when: formatSlot(d.timeSlot.start, d.timeSlot.end, locale, timeZone) })}
+                      aria-label={t('interviews.booking.bookAt', { when: clock.slot(d.timeSlot.start, d.timeSlot.end) })}
                     >
                       {time}
                       {d.gender ? <span className="muted"> · {t(`interviews.gender.${d.gender}`)}</span> : null}

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dayKey, formatTime } from '../../../domain/format';
+import { dayKey } from '../../../domain/format';
 import { Page, Spinner } from '../../ui/ui';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { calendarQuery, type Offer } from './api';
@@ -14,7 +14,7 @@ import { useLoaded } from './useInterviewData';
 
 export function CalendarPage() {
   const { t } = useTranslation();
-  const { timeZone, locale } = useZone();
+  const { timeZone, clock } = useZone();
   const [monday, setMonday] = useState(() => weekOf(new Date(), timeZone));
   const week = weekFrom(monday, timeZone);
   const offers = useLoaded(calendarQuery(week.since, week.until));
@@ -53,13 +53,13 @@ export function CalendarPage() {
               .filter((day) => slots.some((o) => dayKey(o.timeSlot.start, timeZone) === day))
               .map((day) => (
                 <li key={day}>
-                  <h4 className="week__day-name">{dayHeading(day, locale, timeZone)}</h4>
+                  <h4 className="week__day-name">{dayHeading(day, clock)}</h4>
                   <ul className="plain-list">
                     {slots
                       .filter((o) => dayKey(o.timeSlot.start, timeZone) === day)
                       .map((o) => (
                         <li key={o.id} className={`week__slot${o.canceled ? ' week__slot--canceled' : o.activeBookings.length ? ' week__slot--booked' : ''}`}>
-                          {formatTime(o.timeSlot.start, locale, timeZone)}–{formatTime(o.timeSlot.end, locale, timeZone)}{' '}
+                          {clock.time(o.timeSlot.start)}–{clock.time(o.timeSlot.end)}{' '}
                           <span className="muted">
                             {o.canceled
                               ? t('interviews.status.canceled')

@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dayKey, formatSlot, formatTime, fromLocalInput, toLocalInput } from '../../../domain/format';
+import { dayKey, fromLocalInput, toLocalInput } from '../../../domain/format';
 import { classifyOffers, isJoinable, workflowMessageAfter, type InterviewAction } from '../../../domain/interviews';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
@@ -38,7 +38,7 @@ interface Editing {
 export function ManagePage() {
   const { t } = useTranslation();
   const session = useSession();
-  const { timeZone, locale } = useZone();
+  const { timeZone, clock } = useZone();
   const now = useNow();
   const confirm = useConfirm();
   const offers = useLoaded(offersQuery());
@@ -101,7 +101,7 @@ export function ManagePage() {
           offer={editedOffer}
           intent={editing.intent}
           timeZone={timeZone}
-          locale={locale}
+          clock={clock}
           onStop={() => setEditing(null)}
           onReschedule={async (start, end) => {
             if (await run('reschedule', editedOffer.id, () => rescheduleOffer(editedOffer.id, start, end), t('interviews.manage.moved'))) setEditing(null);
@@ -213,7 +213,7 @@ function EditPanel({
   offer,
   intent,
   timeZone,
-  locale,
+  clock,
   onStop,
   onReschedule,
   onLink,
@@ -221,7 +221,7 @@ function EditPanel({
   offer: Offer;
   intent: Intent;
   timeZone: string;
-  locale: ReturnType<typeof useZone>['locale'];
+  clock: ReturnType<typeof useZone>['clock'];
   onStop(): void;
   onReschedule(start: Date, end: Date): Promise<void>;
   onLink(link: string): Promise<void>;
@@ -252,7 +252,7 @@ function EditPanel({
   return (
     <form className="card interview-form interview-form--editing" onSubmit={submit} aria-labelledby="edit-offer-heading">
       <h2 id="edit-offer-heading" ref={heading} tabIndex={-1}>{intent === 'link' ? t('interviews.manage.editLinkTitle') : t('interviews.manage.rescheduleTitle')}</h2>
-      <p>{formatSlot(offer.timeSlot.start, offer.timeSlot.end, locale, timeZone)}</p>
+      <p>{clock.slot(offer.timeSlot.start, offer.timeSlot.end)}</p>
       {intent === 'link' ? (
         <TextField label={t('interviews.manage.link')} hint={t('interviews.manage.linkHint')} type="url" dir="ltr" value={link} onChange={(e) => setLink(e.target.value)} />
       ) : (
@@ -276,7 +276,7 @@ function EditPanel({
 
 function WeekView({ week, offers, onWeek }: { week: Week; offers: Offer[]; onWeek(n: number): void }) {
   const { t } = useTranslation();
-  const { timeZone, locale } = useZone();
+  const { timeZone, clock } = useZone();
   const inWeek = offers.filter((o) => o.timeSlot.start >= week.since && o.timeSlot.start < week.until);
   return (
     <section className="week" aria-labelledby="week-heading">
@@ -299,14 +299,14 @@ function WeekView({ week, offers, onWeek }: { week: Week; offers: Offer[]; onWee
           const slots = inWeek.filter((o) => dayKey(o.timeSlot.start, timeZone) === day);
           return (
             <li key={day} className="week__day">
-              <h3 className="week__day-name">{dayHeading(day, locale, timeZone)}</h3>
+              <h3 className="week__day-name">{dayHeading(day, clock)}</h3>
               {slots.length === 0 ? (
                 <p className="muted">{t('interviews.noSlots')}</p>
               ) : (
                 <ul className="plain-list">
                   {slots.map((o) => (
                     <li key={o.id} className={`week__slot${o.canceled ? ' week__slot--canceled' : o.activeBookings.length ? ' week__slot--booked' : ''}`}>
-                      {formatTime(o.timeSlot.start, locale, timeZone)}–{formatTime(o.timeSlot.end, locale, timeZone)}{' '}
+                      {clock.time(o.timeSlot.start)}–{clock.time(o.timeSlot.end)}{' '}
                       <span className="muted">{o.canceled ? t('interviews.status.canceled') : o.activeBookings.length ? t('interviews.status.booked') : t('interviews.status.free')}</span>
                     </li>
                   ))}
@@ -338,11 +338,11 @@ function OfferSection({ title, offers, me, now, actions, empty }: { title: strin
 function OfferItem({ offer, me, now, actions }: { offer: Offer; me: string; now: Date; actions: OfferActions }) {
   const { t } = useTranslation();
   const session = useSession();
-  const { timeZone, locale } = useZone();
+  const { clock } = useZone();
   const mine = offer.interviewerId === me || Boolean(session.user?.is_coordinator_account);
   const upcoming = offer.timeSlot.start > now;
   const booking = offer.activeBookings[0];
-  const when = formatSlot(offer.timeSlot.start, offer.timeSlot.end, locale, timeZone);
+  const when = clock.slot(offer.timeSlot.start, offer.timeSlot.end);
   return (
     <li className={`card offer${offer.canceled ? ' offer--canceled' : ''}${isJoinable(offer.timeSlot, now) ? ' offer--soon' : ''}`}>
       <p className="offer__time">{when}</p>

@@ -5,16 +5,16 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dayKey, formatDayHeading, fromLocalInput, isoWeek, startOfWeek, zoneName } from '../../../domain/format';
+import { dayKey, fromLocalInput, isoWeek, startOfWeek, zoneName } from '../../../domain/format';
 import { isJoinable, type TimeSlot } from '../../../domain/interviews';
 import type { Locale } from '../../../domain/locales';
-import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
+import type { Clock } from '../../ui/clock';
+import { useClock } from '../../ui/useClock';
 
-/** The person's time zone (profile) and screen language. */
-export function useZone(): { timeZone: string; locale: Locale } {
-  const session = useSession();
-  return { timeZone: session.user?.time_zone || 'UTC', locale: currentLocale() };
+/** The person's clock (profile zone, screen language; src/web/ui/clock.ts) and its zone and locale. */
+export function useZone(): { timeZone: string; locale: Locale; clock: Clock } {
+  const clock = useClock();
+  return { timeZone: clock.zone, locale: clock.locale, clock };
 }
 
 /** Now, refreshed every 30 s. */
@@ -75,8 +75,8 @@ export function shiftWeek(monday: string, weeks: number): string {
 }
 
 /** The heading of a calendar day key in the person's language. */
-export function dayHeading(key: string, locale: Locale, timeZone: string): string {
-  return formatDayHeading(fromLocalInput(`${key}T12:00`, timeZone)!, locale, timeZone);
+export function dayHeading(key: string, clock: Clock): string {
+  return clock.dayHeading(fromLocalInput(`${key}T12:00`, clock.zone)!);
 }
 
 /** The meeting link: a prominent button from 20 minutes before the start until the end. */

@@ -99,7 +99,6 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
   if (data === null) return <Alert kind="info">{t('messages.caseNotFound')}</Alert>;
 
   const involvement = data.myInvolvement;
-  const timeZone = user?.time_zone ?? 'UTC';
   const { drafts, sent } = sortMessages([...(data.unsentMessagesList ?? []), ...(data.sentMessagesList ?? [])]);
   const unreadCount = sent.filter((m) => m.isUnread).length;
 
@@ -219,7 +218,6 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
               <DraftItem
                 key={draft.id}
                 draft={draft}
-                timeZone={timeZone}
                 busy={busyId !== null}
                 onEdit={() => editDraft(draft)}
                 onSend={() => void sendDraft(draft)}
@@ -241,7 +239,6 @@ function ConversationView({ caseId, onDirtyChange }: ConversationViewProps) {
                 message={message}
                 open={openId === message.id}
                 myId={user?.id}
-                timeZone={timeZone}
                 onToggle={() => toggle(message)}
                 onFavorite={involvement ? () => void act(message.id, () => setFavorite(message.id, !message.isFavorite)) : undefined}
                 onReply={involvement && message.senderId !== user?.id && !message.fromSystem ? () => reply(message) : undefined}

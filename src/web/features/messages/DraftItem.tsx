@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../domain/format';
-import { currentLocale } from '../../i18n/i18n';
+import { useClock } from '../../ui/useClock';
 import { RecipientLine } from './MessageItem';
 import type { CaseMessage } from './api';
 
@@ -8,7 +7,6 @@ const EXCERPT_LENGTH = 140;
 
 interface DraftItemProps {
   draft: CaseMessage;
-  timeZone: string;
   busy: boolean;
   onEdit(): void;
   onSend(): void;
@@ -16,7 +14,8 @@ interface DraftItemProps {
 }
 
 /** One of my drafts (spec §4: unsent until sentAt is set) with edit, send and delete. */
-export function DraftItem({ draft, timeZone, busy, onEdit, onSend, onDelete }: DraftItemProps) {
+export function DraftItem({ draft, busy, onEdit, onSend, onDelete }: DraftItemProps) {
+  const clock = useClock();
   const { t } = useTranslation();
   const subject = draft.subject?.trim() || t('messages.noSubject');
   const excerpt = draft.body.length > EXCERPT_LENGTH ? `${draft.body.slice(0, EXCERPT_LENGTH)}…` : draft.body;
@@ -26,7 +25,7 @@ export function DraftItem({ draft, timeZone, busy, onEdit, onSend, onDelete }: D
         {subject}
       </p>
       <p className="muted">
-        {t('messages.createdAt', { time: formatDateTime(new Date(draft.createdAt), currentLocale(), timeZone) })}
+        {t('messages.createdAt', { time: clock.dateTime(draft.createdAt) })}
       </p>
       <RecipientLine message={draft} />
       <p className="message__excerpt" dir="auto">

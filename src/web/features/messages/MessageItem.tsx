@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { addressedGroups, groupsForReader, messageHeadline } from '../../../domain/messages';
 import { useSession } from '../../session/session';
-import { formatDateTime } from '../../../domain/format';
-import { currentLocale } from '../../i18n/i18n';
+import { useClock } from '../../ui/useClock';
 import { senderName } from './names';
 import type { CaseMessage } from './api';
 
@@ -10,7 +9,6 @@ interface MessageItemProps {
   message: CaseMessage;
   open: boolean;
   myId: string | undefined;
-  timeZone: string;
   onToggle(): void;
   /** Missing for people who are not in the case: only members keep favourites. */
   onFavorite?: (() => void) | undefined;
@@ -30,7 +28,8 @@ export function RecipientLine({ message }: { message: CaseMessage }) {
  * the person's favourite. Subject and body are the writer's own text, so their direction is
  * left to the browser (`dir="auto"`): Arabic and Latin text each run their own way.
  */
-export function MessageItem({ message, open, myId, timeZone, onToggle, onFavorite, onReply }: MessageItemProps) {
+export function MessageItem({ message, open, myId, onToggle, onFavorite, onReply }: MessageItemProps) {
+  const clock = useClock();
   const { t } = useTranslation();
   const bodyId = `message-${message.id}`;
   const unread = Boolean(message.isUnread);
@@ -48,7 +47,7 @@ export function MessageItem({ message, open, myId, timeZone, onToggle, onFavorit
           <span className="message__meta">
             <span dir="auto">{senderName(t, message, myId, Boolean(user?.is_patient_account))}</span>
             {' · '}
-            <time dateTime={message.sentAt ?? message.createdAt}>{formatDateTime(new Date(message.sentAt ?? message.createdAt), currentLocale(), timeZone)}</time>
+            <time dateTime={message.sentAt ?? message.createdAt}>{clock.dateTime(message.sentAt ?? message.createdAt)}</time>
           </span>
         </button>
         {onFavorite ? (

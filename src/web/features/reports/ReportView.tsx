@@ -13,6 +13,7 @@ import {
   type ReportValue,
 } from "../../../domain/interview-report";
 import { isLocale, type Locale } from "../../../domain/locales";
+import { useClock } from "../../ui/useClock";
 import { loadReportVersions, type ReportRow } from "./api";
 
 export function displayValue(
@@ -44,15 +45,6 @@ export function displayValue(
   return String(value);
 }
 
-function when(value: string | null, locale: Locale): string {
-  return value
-    ? new Date(value).toLocaleString(locale === "ar" ? "ar" : locale, {
-        dateStyle: "medium",
-        timeStyle: "short",
-      })
-    : "";
-}
-
 export function ReportView({
   report,
   showVersions = true,
@@ -62,6 +54,9 @@ export function ReportView({
 }) {
   const { t, i18n } = useTranslation();
   const locale: Locale = isLocale(i18n.language) ? i18n.language : "ar";
+  // Signed and amended times in the reader's profile zone, not the browser's (issue 26).
+  const clock = useClock();
+  const when = (value: string | null) => (value ? clock.dateTime(value) : "");
   const yesNo = { yes: t("report.yes"), no: t("report.no") };
   const [versions, setVersions] = useState<ReportRow[] | null>(null);
   return (
@@ -69,7 +64,7 @@ export function ReportView({
       <p className="rv-signature">
         {report.state === "final"
           ? t("report.view.signed", {
-              when: when(report.finalized_at, locale),
+              when: when(report.finalized_at),
               version: report.version,
             })
           : t("report.view.draft")}
@@ -85,7 +80,7 @@ export function ReportView({
       {report.amendment_reason ? (
         <p className="rv-note">
           {t("report.view.amended", {
-            when: when(report.amended_at, locale),
+            when: when(report.amended_at),
             reason: report.amendment_reason,
           })}
         </p>

@@ -5,12 +5,12 @@
  * report (?feedback=<id>). A booked interview that did not take place can be recorded as missed.
  */
 import { isolateIdent } from '../../../domain/bidi';
+import { dayKey } from "../../../domain/format";
 import { errorText } from "../../ui/ErrorAlert";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
-import { formatDateTime } from "../../../domain/format";
-import { isLocale, type Locale } from "../../../domain/locales";
+import { useClock } from "../../ui/useClock";
 import { useSession } from "../../session/session";
 import { useConfirm } from "../../ui/confirm";
 import { Alert, Page, Spinner } from "../../ui/ui";
@@ -52,16 +52,15 @@ const GROUPS: readonly Group[] = [
 ];
 
 /** The interview's start in the viewer's profile time zone (one clock rule, issue 26). */
-function Slot({ booking, locale, timeZone }: { booking: ReportBooking; locale: Locale; timeZone: string }) {
+function Slot({ booking }: { booking: ReportBooking }) {
+  const clock = useClock();
   if (!booking.offer) return null;
-  return <time dateTime={booking.offer.startsAt}>{formatDateTime(new Date(booking.offer.startsAt), locale, timeZone)}</time>;
+  return <time dateTime={booking.offer.startsAt}>{clock.dateTime(booking.offer.startsAt)}</time>;
 }
 
 function BookingList({ onChanged }: { onChanged(): void }) {
-  const { t, i18n } = useTranslation();
-  const locale: Locale = isLocale(i18n.language) ? i18n.language : "ar";
+  const { t } = useTranslation();
   const confirm = useConfirm();
-  const timeZone = useSession().user?.time_zone ?? "UTC";
   const [data, setData] = useState<{
     bookings: ReportBooking[];
     finalized: Set<string>;
@@ -124,7 +123,7 @@ function BookingList({ onChanged }: { onChanged(): void }) {
                 {list.map((booking) => (
                   <li key={booking.id}>
                     <span className="rl-who">
-                      <Slot booking={booking} locale={locale} timeZone={timeZone} />
+                      <Slot booking={booking} />
                       <bdi>
                         {personName(booking.caseByCaseId?.patient) ??
                           booking.interviewee?.username ??
@@ -189,6 +188,8 @@ export function ReportsPage() {
   const userId = session.user?.id ?? "";
   const isCoordinator = session.user?.is_coordinator_account === true;
   const noop = useCallback(() => undefined, []);
+  // The interview's day is the day on the interviewer's own clock, not in UTC (issue 26).
+  const zone = useClock().zone;
 
   useEffect(() => {
     if (!bookingId) return;
@@ -201,15 +202,15 @@ export function ReportsPage() {
         if (!stale) setCaseId(found?.caseId ?? null);
         if (!stale)
           setInterviewDate(
-            (found?.offer?.startsAt ?? new Date().toISOString()).slice(0, 10),
+            dayKey(new Date(found?.offer?.startsAt ?? Date.now()), zone),
           );
       },
-      () => !stale && setInterviewDate(new Date().toISOString().slice(0, 10)),
+      () => !stale && setInterviewDate(dayKey(new Date(), zone)),
     );
     return () => {
       stale = true;
     };
-  }, [bookingId]);
+  }, [bookingId, zone]);
 
   if (bookingId) {
     return (

@@ -10,15 +10,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Answers, InstrumentDefinition } from '../../../domain/instruments';
-import { currentLocale } from '../../i18n/i18n';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { safetyFlags } from '../../../domain/safety';
 import { linkPhoneNumbers } from '../../../domain/phone-links';
 import { useEffect } from 'react';
 import { refetchPatientPath } from '../patient/api';
 import type { ApiError } from '../../api/client';
 import { asApiError } from '../../api/query';
-import { useSession } from '../../session/session';
 import { Spinner, TextArea } from '../../ui/ui';
 import { Markdown } from '../content/markdown';
 import { confirmAntiSuicideContract, patientSafetyQuery, refetchAfterSafetyChange, saveEmergencyContact } from './api';
@@ -100,8 +98,8 @@ function EmergencyContactForm({ caseId }: { caseId: string }) {
 
 /** The anti-suicide contract: the patient confirms it here; its time is stored on the account. */
 export function ContractConfirmation({ caseId, confirmedAt, onBehalf = false }: { caseId: string; confirmedAt: string | null; onBehalf?: boolean }) {
+  const clock = useClock();
   const { t } = useTranslation();
-  const { user } = useSession();
   const client = useQueryClient();
   const confirmation = useMutation({ mutationFn: () => confirmAntiSuicideContract(caseId), onSettled: () => refetchAfterSafetyChange(client) });
   const error: ApiError | null = confirmation.error ? asApiError(confirmation.error) : null;
@@ -109,7 +107,7 @@ export function ContractConfirmation({ caseId, confirmedAt, onBehalf = false }: 
   if (confirmedAt) {
     return (
       <p className="crisis-panel__contract">
-        {t('safety.contract.confirmedAt', { time: formatDateTime(new Date(confirmedAt), currentLocale(), user?.time_zone ?? 'UTC') })}
+        {t('safety.contract.confirmedAt', { time: clock.dateTime(confirmedAt) })}
       </p>
     );
   }

@@ -8,19 +8,17 @@ import { Ident } from '../../ui/Ident';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { isOverdue } from '../../../domain/workflow-tasks';
-import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
 import { myOpenRiskTasksQuery } from './api';
 import './safety.css';
 
 export function SafetyBanner() {
+  const clock = useClock();
   const { t } = useTranslation();
-  const { user } = useSession();
   const { data } = useQuery(myOpenRiskTasksQuery());
   if (!data || data.length === 0) return null;
-  const when = (value: string) => formatDateTime(new Date(value), currentLocale(), user?.time_zone ?? 'UTC');
+  const when = (value: string) => clock.dateTime(value);
   const now = new Date();
   return (
     <section className="safety-banner" aria-labelledby="safety-banner-title" role="region">

@@ -8,9 +8,7 @@ import { Ident } from '../../ui/Ident';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDateTime } from '../../../domain/format';
-import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
+import { useClock } from '../../ui/useClock';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Spinner } from '../../ui/ui';
 import { safetyOverviewQuery } from './api';
@@ -28,10 +26,10 @@ function CaseLink({ c }: { c: { id: string; shortId: string | null } | null }) {
 }
 
 export function SafetyOverview() {
+  const clock = useClock();
   const { t } = useTranslation();
-  const { user } = useSession();
   const { data, error, refetch, isFetching } = useQuery(safetyOverviewQuery());
-  const when = (value: string | null) => (value ? formatDateTime(new Date(value), currentLocale(), user?.time_zone ?? 'UTC') : '');
+  const when = (value: string | null) => (value ? clock.dateTime(value) : '');
   return (
     <section className="safety-overview" aria-labelledby="safety-overview-title">
       <h2 id="safety-overview-title">{t('safety.overview.title')}</h2>

@@ -7,9 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../domain/format';
-import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
+import { useClock } from '../../ui/useClock';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Spinner } from '../../ui/ui';
 import { caseSafetyQuery, phq9Item9Query, suicideCallsQuery, type SafetySignal, type SuicideCall } from './api';
@@ -18,8 +16,8 @@ import { ContractConfirmation } from './CrisisPanel';
 import './safety.css';
 
 function useWhen(): (value: string | null) => string {
-  const { user } = useSession();
-  return (value) => (value ? formatDateTime(new Date(value), currentLocale(), user?.time_zone ?? 'UTC') : '');
+  const clock = useClock();
+  return (value) => (value ? clock.dateTime(value) : '');
 }
 
 function personOf(p: { alias: string | null; username: string } | null): string {

@@ -11,12 +11,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { instrumentFor, totalRange } from '../../../domain/instruments';
 import { describeSignalAnswer } from '../../../domain/safety';
 import { asApiError } from '../../api/query';
 import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
 import { useConfirm } from '../../ui/confirm';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Spinner, TextArea } from '../../ui/ui';
@@ -39,8 +38,8 @@ type Person = { alias: string | null; username: string } | null | undefined;
 const nameOf = (person: Person): string | null => (person ? person.alias?.trim() || person.username : null);
 
 function useWhen(): (value: string | null | undefined) => string {
-  const { user } = useSession();
-  return (value) => (value ? formatDateTime(new Date(value), currentLocale(), user?.time_zone ?? 'UTC') : '');
+  const clock = useClock();
+  return (value) => (value ? clock.dateTime(value) : '');
 }
 
 /** The patient and the case the task is about. */

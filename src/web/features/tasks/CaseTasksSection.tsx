@@ -25,7 +25,7 @@ export function CaseTasksSection({ caseId }: { caseId: string }) {
             <li key={task.id}>
               <Link to={`/admin/tasks/${task.id}`}>{taskName(task)}</Link>
               {' · '}
-              <DueDate due={task.due} now={now} />
+              <DueDate due={task.due} now={now} patientZone={task.caseByCaseId?.patient?.timeZone} />
               {' · '}
               <TaskGroups groups={task.candidateGroups} assignee={task.assignee} assigneePerson={task.assigneePerson} />
             </li>

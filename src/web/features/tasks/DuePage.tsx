@@ -38,7 +38,7 @@ function DueList({ staff }: { staff: boolean }) {
                 <dl className="facts">
                   <dt>{t('tasks.due')}</dt>
                   <dd>
-                    <DueDate due={task.due} now={now} />
+                    <DueDate due={task.due} now={now} patientZone={task.caseByCaseId?.patient?.timeZone} />
                   </dd>
                   {staff ? (
                     <>

@@ -19,6 +19,7 @@ import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, Page, SelectField, TextArea, TextField } from '../../ui/ui';
 import { StageName } from '../cases/labels';
 import { refetchAfterTaskCompleted, submitTaskForm, taskQuery, variablesQuery, type TaskDetail } from './api';
+import { useClock } from '../../ui/useClock';
 import { DueDate, TaskCaseName, TaskGroups, useDateTime, useTaskName } from './labels';
 import type { TaskListState } from './TaskListPage';
 import { RandomizeTaskNote, SERVER_FILLED_FIELDS } from '../trial/RandomizeTaskNote';
@@ -158,15 +159,17 @@ function TaskForm({ task }: { task: TaskDetail }) {
 function Variables({ processInstanceId }: { processInstanceId: string }) {
   const { t } = useTranslation();
   const { data, isPending: loading } = useQuery(variablesQuery(processInstanceId));
-  const dateTime = useDateTime();
+  const clock = useClock();
   const shown = shownVariables(data ?? {});
+  // The process carries the patient's zone (variable timeZone): its dates name both clocks when they differ.
+  const patientZone = data?.timeZone ? variableText(data.timeZone) : null;
   const valueText = (kind: VariableKind, value: unknown): string => {
     const text = variableText({ value });
     switch (kind) {
       case 'duration':
         return formatDuration(text, currentLocale()) ?? text;
       case 'date':
-        return Number.isNaN(Date.parse(text)) ? text : dateTime(text);
+        return Number.isNaN(Date.parse(text)) ? text : clock.forPatient(text, patientZone);
       case 'boolean':
         return value === true || text === 'true' ? t('report.yes') : t('report.no');
       case 'outcome':
@@ -231,7 +234,7 @@ function TaskFacts({ task }: { task: TaskDetail }) {
         <TaskGroups groups={task.candidateGroups} assignee={task.assignee} assigneePerson={task.assigneePerson} />
       </dd>
       <dt>{t('tasks.due')}</dt>
-      <dd>{task.endTime ? (task.due ? dateTime(task.due) : t('tasks.noDue')) : <DueDate due={task.due} now={now} />}</dd>
+      <dd>{task.endTime ? (task.due ? dateTime(task.due) : t('tasks.noDue')) : <DueDate due={task.due} now={now} patientZone={task.caseByCaseId?.patient?.timeZone} />}</dd>
       {task.followUp ? (
         <>
           <dt>{t('tasks.followUp')}</dt>

@@ -91,7 +91,7 @@ function TaskCards({ tasks, now }: { tasks: TaskRow[]; now: Date }) {
           <dl className="facts">
             <dt>{t('tasks.due')}</dt>
             <dd>
-              <DueDate due={task.due} now={now} />
+              <DueDate due={task.due} now={now} patientZone={task.caseByCaseId?.patient?.timeZone} />
             </dd>
             <dt>{t('tasks.case')}</dt>
             <dd>
@@ -139,7 +139,7 @@ function TaskTable({ tasks, now }: { tasks: TaskRow[]; now: Date }) {
                 <TaskGroups groups={task.candidateGroups} assignee={task.assignee} assigneePerson={task.assigneePerson} />
               </td>
               <td>
-                <DueDate due={task.due} now={now} />
+                <DueDate due={task.due} now={now} patientZone={task.caseByCaseId?.patient?.timeZone} />
               </td>
               <td>{task.priority}</td>
             </tr>

@@ -32,11 +32,13 @@ export interface TaskRow {
 export interface TaskPerson {
   id: string;
   alias: string | null;
+  /** The patient's profile zone: a due time is named in both clocks when they read differently. */
+  timeZone?: string | null;
 }
 
 const TaskRowFields = graphql(`fragment TaskRowFields on WorkflowTask {
   id name taskDefinitionKey candidateGroups assignee due priority created caseId
-  caseByCaseId { id shortId patient { id alias } }
+  caseByCaseId { id shortId patient { id alias timeZone } }
   assigneePerson { id alias }
 }`);
 
@@ -57,7 +59,7 @@ export const WorkflowTask = graphql(
   `query WorkflowTask($id: UUID!) {
     workflowTaskById(id: $id) {
       ...TaskRowFields owner followUp endTime deleteReason formFields mayComplete processInstanceId
-      caseByCaseId { id shortId stage patient { id alias } }
+      caseByCaseId { id shortId stage patient { id alias timeZone } }
       workflowInstanceByProcessInstanceId { id definitionKey definitionVersion businessKey state startTime }
     }
   }`,

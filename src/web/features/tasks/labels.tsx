@@ -5,9 +5,8 @@
  */
 import { useTranslation } from 'react-i18next';
 import { isolateIdent } from '../../../domain/bidi';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { isOverdue } from '../../../domain/workflow-tasks';
-import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 
 export function useTaskName(): (task: { taskDefinitionKey: string; name: string | null }) => string {
@@ -45,20 +44,23 @@ export function TaskCaseName({ task }: { task: { caseByCaseId: { shortId: string
   );
 }
 
+/** The viewer's clock as one function (the task screens' name for it). */
 export function useDateTime(): (value: string | Date) => string {
-  const { user } = useSession();
-  return (value) => formatDateTime(new Date(value), currentLocale(), user?.time_zone ?? 'UTC');
+  return useClock().dateTime;
 }
 
-/** The due date; overdue ones say so in words and colour (not colour alone). */
-export function DueDate({ due, now }: { due: string | null; now: Date }) {
+/**
+ * The due date in the viewer's clock; overdue ones say so in words and colour (not colour
+ * alone). With the patient's zone, the patient's own time is named when it reads differently.
+ */
+export function DueDate({ due, now, patientZone }: { due: string | null; now: Date; patientZone?: string | null }) {
   const { t } = useTranslation();
-  const dateTime = useDateTime();
+  const clock = useClock();
   if (!due) return <span className="muted">{t('tasks.noDue')}</span>;
   const overdue = isOverdue(due, now);
   return (
     <span className={overdue ? 'task-due task-due--overdue' : 'task-due'}>
-      <time dateTime={due}>{dateTime(due)}</time>
+      <time dateTime={due}>{clock.forPatient(due, patientZone)}</time>
       {overdue ? <span className="badge badge--danger badge--inline task-due__flag">{t('tasks.overdue')}</span> : null}
     </span>
   );

@@ -15,7 +15,8 @@ import { asApiError } from '../../api/query';
 import { caseWorksheetsQuery, entriesWithFeedback, worksheetTasksQuery, type CaseWorksheets, type WorksheetTask } from './api';
 import { WorksheetForm } from './WorksheetForm';
 import { caseSheetsQuery } from '../arms/api';
-import { formatDate, StateBadge } from './WorksheetParts';
+import { StateBadge } from './WorksheetParts';
+import { useClock } from '../../ui/useClock';
 import './therapy.css';
 
 export function AllExercisesPage() {
@@ -35,7 +36,8 @@ function statesOf(data: CaseWorksheets): Record<WorksheetCode, ReturnType<typeof
 }
 
 function Exercises({ caseId, userId }: { caseId: string; userId: string }) {
-  const { t, i18n } = useTranslation();
+  const clock = useClock();
+  const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const query = useQuery(caseWorksheetsQuery(caseId));
   const tasks = useQuery(worksheetTasksQuery(caseId));
@@ -77,7 +79,7 @@ function Exercises({ caseId, userId }: { caseId: string; userId: string }) {
                 {data.entries[code].map((e) => (
                   <li key={e.id}>
                     <button type="button" className="therapy-link" onClick={() => setParams({ sheet: code, entry: e.id })}>
-                      {e.published_at ? t('therapy.sentOn', { date: formatDate(e.published_at, i18n.language) }) : t('therapy.draftOf', { date: formatDate(e.updated_at, i18n.language) })}
+                      {e.published_at ? t('therapy.sentOn', { date: clock.dateTime(e.published_at) }) : t('therapy.draftOf', { date: clock.dateTime(e.updated_at) })}
                     </button>
                     {answered.has(e.id) ? <span className="therapy-entries__note"> · {t('therapy.state.feedback')}</span> : null}
                   </li>
@@ -101,14 +103,15 @@ export function assignedFirst(assigned: ReadonlyMap<WorksheetCode, WorksheetTask
 
 /** "Part of your treatment, due by …" (or overdue, or done) for a worksheet the treatment assigned. */
 function AssignedLine({ task }: { task: WorksheetTask | undefined }) {
-  const { t, i18n } = useTranslation();
+  const clock = useClock();
+  const { t } = useTranslation();
   if (!task) return null;
   if (task.done) return <p className="therapy-assigned therapy-assigned--done">{t('therapy.assignedDone')}</p>;
   if (!task.due) return <p className="therapy-assigned">{t('therapy.assigned')}</p>;
   const overdue = new Date(task.due).getTime() < Date.now();
   return (
     <p className={`therapy-assigned${overdue ? ' therapy-assigned--overdue' : ''}`}>
-      {t(overdue ? 'therapy.assignedOverdue' : 'therapy.assignedDue', { date: formatDate(task.due, i18n.language) })}
+      {t(overdue ? 'therapy.assignedOverdue' : 'therapy.assignedDue', { date: clock.dateTime(task.due) })}
     </p>
   );
 }

@@ -19,7 +19,8 @@ import { caseWorksheetsQuery, entriesWithFeedback, refetchAfterWorksheet, saveFe
 import { assignedFirst } from './AllExercisesPage';
 import { OutOfArmSend } from '../arms/OutOfArmSend';
 import { caseSheetsQuery } from '../arms/api';
-import { EntryFields, FeedbackList, formatDate } from './WorksheetParts';
+import { EntryFields, FeedbackList } from './WorksheetParts';
+import { useClock } from '../../ui/useClock';
 import './therapy.css';
 
 export function CaseExercisesSection({ caseId }: { caseId: string }) {
@@ -59,8 +60,9 @@ function StaffBadge({ state }: { state: StaffWorksheetState }) {
 
 /** "Assigned, due by …", overdue, done, or no longer due, for a worksheet of the treatment. */
 function AssignmentLine({ task }: { task: WorksheetTask }) {
-  const { t, i18n } = useTranslation();
-  const date = task.due ? formatDate(task.due, i18n.language) : '';
+  const clock = useClock();
+  const { t } = useTranslation();
+  const date = task.due ? clock.dateTime(task.due) : '';
   const key = task.status === 'due' && !task.due ? 'therapy.staffAssigned.undated' : `therapy.staffAssigned.${task.status}`;
   return <span className={`therapy-assigned therapy-assigned--${task.status}`}>{t(key, { date })}</span>;
 }
@@ -118,7 +120,8 @@ function Sheets({ caseId, data, tasks, reach }: { caseId: string; data: CaseWork
 }
 
 function SentEntry({ caseId, code, entry, feedback }: { caseId: string; code: WorksheetCode; entry: WorksheetEntry; feedback: Feedback[] }) {
-  const { t, i18n } = useTranslation();
+  const clock = useClock();
+  const { t } = useTranslation();
   const { user } = useSession();
   const mine = feedback.find((f) => !f.published_at && f.author_id === user?.id);
   const answered = feedback.some((f) => f.published_at);
@@ -128,7 +131,7 @@ function SentEntry({ caseId, code, entry, feedback }: { caseId: string; code: Wo
   return (
     <details id={`entry-${entry.id}`} className="therapy-entry therapy-entry--staff" open={startOpen}>
       <summary>
-        {t('therapy.sentOn', { date: formatDate(entry.published_at!, i18n.language) })} · {t(answered ? 'therapy.staffState.feedbackGiven' : 'therapy.staffState.awaitingFeedback')}
+        {t('therapy.sentOn', { date: clock.dateTime(entry.published_at!) })} · {t(answered ? 'therapy.staffState.feedbackGiven' : 'therapy.staffState.awaitingFeedback')}
       </summary>
       <EntryFields code={code} entry={entry} />
       <FeedbackList feedback={feedback} />

@@ -13,7 +13,8 @@ import { useConfirm, useConfirmWithReason } from '../../ui/confirm';
 import { letterOtherArmQuery, refetchAfterArmSend } from '../arms/api';
 import { SelectField, Spinner, TextArea, TextField } from '../../ui/ui';
 import { caseLettersQuery, letterTemplatesQuery, refetchAfterLetter, saveLetter, startLetter, type Letter } from './api';
-import { formatDate, LetterBody } from './WorksheetParts';
+import { LetterBody } from './WorksheetParts';
+import { useClock } from '../../ui/useClock';
 import './therapy.css';
 
 export function CaseLettersSection({ caseId }: { caseId: string }) {
@@ -61,10 +62,11 @@ function NewLetter({ caseId }: { caseId: string }) {
 }
 
 function SentLetter({ letter }: { letter: Letter }) {
+  const clock = useClock();
   const { t, i18n } = useTranslation();
   return (
     <article className="therapy-letter" lang={letter.language_code} dir={letter.language_code === 'ar' ? 'rtl' : 'ltr'}>
-      <p className="therapy-letter__meta" lang={i18n.language} dir="auto">{t('therapy.sentOn', { date: formatDate(letter.published_at!, i18n.language) })}</p>
+      <p className="therapy-letter__meta" lang={i18n.language} dir="auto">{t('therapy.sentOn', { date: clock.dateTime(letter.published_at!) })}</p>
       {letter.subject ? <h3>{letter.subject}</h3> : null}
       <LetterBody body={letter.body} />
     </article>

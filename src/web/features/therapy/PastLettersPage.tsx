@@ -11,7 +11,8 @@ import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Page, Spinner } from '../../ui/ui';
 import { markLettersRead } from '../patient/api';
 import { caseLettersQuery } from './api';
-import { formatDate, LetterBody } from './WorksheetParts';
+import { LetterBody } from './WorksheetParts';
+import { useClock } from '../../ui/useClock';
 import './therapy.css';
 
 export function PastLettersPage() {
@@ -25,6 +26,7 @@ export function PastLettersPage() {
 }
 
 function Letters({ caseId }: { caseId: string }) {
+  const clock = useClock();
   const { t, i18n } = useTranslation();
   const query = useQuery(caseLettersQuery(caseId));
   const client = useQueryClient();
@@ -44,7 +46,7 @@ function Letters({ caseId }: { caseId: string }) {
       </button>
       {sent.map((letter) => (
         <article key={letter.id} className="therapy-letter" lang={letter.language_code} dir={letter.language_code === 'ar' ? 'rtl' : 'ltr'}>
-          <p className="therapy-letter__meta" lang={i18n.language} dir="auto">{formatDate(letter.published_at!, i18n.language)}</p>
+          <p className="therapy-letter__meta" lang={i18n.language} dir="auto">{clock.dateTime(letter.published_at!)}</p>
           {letter.subject ? <h2>{letter.subject}</h2> : null}
           <LetterBody body={letter.body} />
         </article>

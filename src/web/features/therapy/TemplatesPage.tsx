@@ -16,7 +16,7 @@ import { useConfirm } from '../../ui/confirm';
 import { Alert, Page, SelectField, Spinner, TextArea, TextField } from '../../ui/ui';
 import { Markdown } from '../content/markdown';
 import { contentTemplatesQuery, refetchAfterTemplate, restoreVersion, saveTemplate, saveWordingText, templateVersionsQuery, type ContentTemplate, type TemplateDraft } from './api';
-import { formatDate } from './WorksheetParts';
+import { useClock } from '../../ui/useClock';
 import { WordingEditor } from './WordingEditor';
 import './therapy.css';
 
@@ -162,7 +162,8 @@ function TemplateEditor({ template, defaultType, onSaved, onOpenWording }: { tem
 type Version = { id: string; version: number; content: string };
 
 function Versions({ template, wording, onRestored }: { template: ContentTemplate; wording: { code: string; locale: string } | null; onRestored(template: ContentTemplate): void }) {
-  const { t, i18n } = useTranslation();
+  const clock = useClock();
+  const { t } = useTranslation();
   const client = useQueryClient();
   const confirm = useConfirm();
   const versions = useQuery(templateVersionsQuery(template.id));
@@ -178,7 +179,7 @@ function Versions({ template, wording, onRestored }: { template: ContentTemplate
         {versions.data?.map((v, i) => (
           <li key={v.id}>
             <span>
-              {t('therapy.versionOf', { version: v.version, date: formatDate(v.savedAt, i18n.language) })}
+              {t('therapy.versionOf', { version: v.version, date: clock.dateTime(v.savedAt) })}
               {i === 0 ? ` · ${t('therapy.currentVersion')}` : ''}
             </span>
             {i > 0 ? (

@@ -4,6 +4,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import { WORKSHEETS, type WorksheetCode, type WorksheetState } from '../../../domain/worksheets';
+import { useClock } from '../../ui/useClock';
 import { Markdown } from '../content/markdown';
 import type { Feedback, WorksheetEntry } from './api';
 
@@ -12,9 +13,6 @@ export function StateBadge({ state }: { state: WorksheetState }) {
   return <span className={`therapy-badge therapy-badge--${state}`}>{t(`therapy.state.${state}`)}</span>;
 }
 
-export function formatDate(value: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value));
-}
 
 /** The fields of an entry as text, in the worksheet's order; empty fields are left out. */
 export function EntryFields({ code, entry }: { code: WorksheetCode; entry: WorksheetEntry }) {
@@ -47,7 +45,8 @@ export function LetterBody({ body }: { body: string }) {
 }
 
 export function FeedbackList({ feedback }: { feedback: Feedback[] }) {
-  const { t, i18n } = useTranslation();
+  const clock = useClock();
+  const { t } = useTranslation();
   const sent = feedback.filter((f) => f.published_at);
   if (sent.length === 0) return null;
   return (
@@ -55,7 +54,7 @@ export function FeedbackList({ feedback }: { feedback: Feedback[] }) {
       {sent.map((f) => (
         <section key={f.id} aria-label={t('therapy.feedbackTitle')}>
           <h4>
-            {t('therapy.feedbackTitle')} · {formatDate(f.published_at!, i18n.language)}
+            {t('therapy.feedbackTitle')} · {clock.dateTime(f.published_at!)}
           </h4>
           {f.format === 'markdown' ? (
             <div dir="auto">

@@ -7,11 +7,10 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { ApiError } from '../../api/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { asApiError } from '../../api/query';
-import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { useConfirm } from '../../ui/confirm';
 import { Alert, Checkbox, SelectField, TextArea, TextField } from '../../ui/ui';
@@ -141,6 +140,7 @@ function genderMismatchText(t: TFunction, check: RandomizationCheck): string {
 }
 
 export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTherapist: boolean }) {
+  const clock = useClock();
   const { t } = useTranslation();
   const { user } = useSession();
   const coordinator = Boolean(user?.is_coordinator_account);
@@ -169,7 +169,6 @@ export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTher
   if (!data) return <TrialError error={error ? asApiError(error) : null} />;
   const assignment = data.treatmentAssignmentsByCaseIdList[0];
   const check = (data.randomizationCheck ?? null) as RandomizationCheck | null;
-  const zone = user?.time_zone ?? 'UTC';
   return (
     <section className="trial-panel" aria-labelledby="case-trial-title">
       <h2 id="case-trial-title">{t('trial.case.title')}</h2>
@@ -178,7 +177,7 @@ export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTher
         <dd>
           {assignment ? (
             <>
-              <strong>{armName(t, assignment.treatment)}</strong> <span className="muted">({formatDateTime(new Date(assignment.assignedAt), currentLocale(), zone)})</span>
+              <strong>{armName(t, assignment.treatment)}</strong> <span className="muted">({clock.dateTime(assignment.assignedAt)})</span>
             </>
           ) : (
             t('trial.case.notRandomized')
@@ -214,7 +213,7 @@ export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTher
           <ul className="trial-history">
             {data.exclusionChangesByCaseIdList.map((change) => (
               <li key={change.id}>
-                {formatDateTime(new Date(change.changedAt), currentLocale(), zone)}: {t(`trial.flags.${change.flag}`)} {change.value ? t('trial.exclusion.on') : t('trial.exclusion.off')} — <span dir="auto">{change.reason}</span>
+                {clock.dateTime(change.changedAt)}: {t(`trial.flags.${change.flag}`)} {change.value ? t('trial.exclusion.on') : t('trial.exclusion.off')} — <span dir="auto">{change.reason}</span>
               </li>
             ))}
           </ul>

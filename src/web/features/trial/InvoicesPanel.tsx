@@ -4,11 +4,10 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../domain/format';
+import { useClock } from '../../ui/useClock';
 import { ApiError } from '../../api/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { asApiError } from '../../api/query';
-import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { Alert, TextField } from '../../ui/ui';
 import { downloadFile, invoicesQuery, refetchAfterTrialChange, setShortNotice, type InvoiceItem } from './api';
@@ -56,6 +55,7 @@ function NoticeForm({ hours, onSaved }: { hours: number; onSaved(): void }) {
 }
 
 export function InvoicesPanel() {
+  const clock = useClock();
   const { t } = useTranslation();
   const { user } = useSession();
   const [month, setMonth] = useState(() => monthValue(new Date()));
@@ -103,7 +103,7 @@ export function InvoicesPanel() {
             <tbody>
               {items.map((item) => (
                 <tr key={item.id}>
-                  <td>{formatDateTime(new Date(item.date), currentLocale(), user?.time_zone ?? 'UTC')}</td>
+                  <td>{clock.dateTime(item.date)}</td>
                   <td>{t(`trial.invoices.types.${item.invoice_type}`)}</td>
                   <td>{t(`trial.invoices.statuses.${statusKey(item)}`)}</td>
                 </tr>
