@@ -37,6 +37,7 @@ import { registerWordingRoutes } from './content/wording';
 import { registerMessageTemplateRoutes } from './letters/message-templates';
 import { registerExportRoutes } from './questionnaires/export';
 import { registerSyntaxRoutes } from './questionnaires/syntax';
+import { registerOdmRoutes } from './questionnaires/odm';
 import { registerTrialRoutes } from './trial/routes';
 import { registerCounselingRoutes } from './counseling/routes';
 import { registerStaffAccountRoutes } from './staff/routes';
@@ -235,6 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerExportRoutes(app, db.pool, config);
   registerReportExportRoutes(app, db.pool, config);
   registerSyntaxRoutes(app, db.pool, config);
+  registerOdmRoutes(app, db.pool);
   registerIntegrityRoutes(app, db.pool);
   registerStaffAccountRoutes(app, auth);
   registerDownloadRoutes(app, db.pool, config);
