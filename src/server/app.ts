@@ -40,6 +40,8 @@ import { registerMeasurementRoutes } from './measurements';
 import { registerWordingRoutes } from './content/wording';
 import { registerMessageTemplateRoutes } from './letters/message-templates';
 import { registerExportRoutes } from './questionnaires/export';
+import { registerSyntaxRoutes } from './questionnaires/syntax';
+import { registerOdmRoutes } from './questionnaires/odm';
 import { registerTrialRoutes } from './trial/routes';
 import { registerCounselingRoutes } from './counseling/routes';
 import { registerStaffAccountRoutes } from './staff/routes';
@@ -247,6 +249,8 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerMessageTemplateRoutes(app, db.pool);
   registerExportRoutes(app, db.pool, config);
   registerReportExportRoutes(app, db.pool, config);
+  registerSyntaxRoutes(app, db.pool, config);
+  registerOdmRoutes(app, db.pool);
   registerIntegrityRoutes(app, db.pool);
   registerStaffAccountRoutes(app, auth);
   registerDownloadRoutes(app, db.pool, config);

@@ -84,6 +84,8 @@ describe('research data export', () => {
     expect(mine[1]).toMatchObject({ total: '4', band: 'minimal', flag_suicide_item: '0', item10: '' });
     // An unfinished record: no total, its flags known, its diagnoses undetermined, the case kept.
     expect(rows.find((r) => r.case_id === other.caseId)).toMatchObject({ exclude_from_analysis: '0', complete: '0', total: '', band: '', diagnosis_major_depressive_syndrome: '', item1: '3', item3: '' });
+    // Item 9 and the total are missing: whether those flags are raised cannot be known, so they are empty, not 0.
+    expect(rows.find((r) => r.case_id === other.caseId)).toMatchObject({ flag_suicide_item: '', flag_screen_positive: '', flag_phq2_positive: '1' });
   });
 
   it('is pseudonymous: no record id, submitter id or account names', async () => {
@@ -119,8 +121,9 @@ describe('research data export', () => {
     expect(german.headers.get('content-disposition')).toMatch(/^attachment; filename="sanad-phq9-codebook-de-\d{4}-\d{2}-\d{2}\.csv"$/);
     const rows = csvObjects(german.text);
     const data = await download('/api/export/phq9.csv', coordinator.token);
-    expect(rows.map((r) => r.variable)).toEqual(parseCsv(data.text.slice(1))[0]);
-    expect(rows.find((r) => r.variable === 'item1')).toMatchObject({ kind: 'item', label: 'Item 1: Interesse oder Freude', values: expect.stringContaining('0=überhaupt nicht'), instrument_version: expect.stringContaining('PHQ-9') });
+    expect(rows.filter((r) => r.kind !== '').map((r) => r.variable)).toEqual(parseCsv(data.text.slice(1))[0]);
+    expect(rows.find((r) => r.variable === 'item1')).toMatchObject({ kind: 'item', label: 'Item 1: Interesse oder Freude', min: '0', max: '3', source: 'phq9', source_version: expect.stringContaining('PHQ-9') });
+    expect(rows.find((r) => r.variable === 'item1' && r.value === '0')).toMatchObject({ value_label: 'überhaupt nicht', kind: '' });
     const arabic = await download('/api/export/phq9/codebook.csv', coordinator.token);
     expect(csvObjects(arabic.text).find((r) => r.variable === 'item1')!.label).toBe('البند 1: الاهتمام أو المتعة');
   });

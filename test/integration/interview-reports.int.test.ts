@@ -429,7 +429,7 @@ describe('research export', () => {
     const codebook = await fetch(`${t.url}/api/export/interview_reports/codebook.csv?locale=de`, { headers: { authorization: `Bearer ${coordinator.token}` } });
     const book = await codebook.text();
     expect(book).toContain('suicidality_risk');
-    expect(book).toContain('high=hoch');
+    expect(book).toContain('suicidality_risk,interview_reports,,,,high,hoch');
     const feedback = await fetch(`${t.url}/api/export/feedback_interview_reports/codebook.csv?locale=ar`, { headers: { authorization: `Bearer ${coordinator.token}` } });
     expect(await feedback.text()).toContain('general_changes');
     expect((await fetch(`${t.url}/api/export/interview_reports/codebook.csv?locale=fr`, { headers: { authorization: `Bearer ${coordinator.token}` } })).status).toBe(400);

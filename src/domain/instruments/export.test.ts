@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMENT, DEMOGRAPHICS, INSTRUMENT_CODES, INSTRUMENTS, LEC5, PHQ9, score } from './index';
-import { CODEBOOK_HEADER, codebookCsv, codebookRows, CSV_BOM, csvField, exportCell, exportColumns, exportCsv, exportCsvChunks, exportFileName, guardFormula, itemsInOrder, shownIfText, toCsv, type ExportRecord } from './export';
+import { CODEBOOK_COLUMNS } from '../export/dictionary';
+import { codebookCsv, CSV_BOM, flagCell, instrumentDataset, csvField, exportCell, exportColumns, exportCsv, exportCsvChunks, exportFileName, guardFormula, itemsInOrder, shownIfText, toCsv, type ExportRecord } from './export';
 import type { InstrumentDefinition } from './types';
 import type { Answers } from './types';
 import { parseCsv } from '../../../test/helpers/csv';
@@ -102,7 +103,8 @@ describe('export cells', () => {
     expect(cell('band')).toBeNull();
     expect(cell('item3')).toBeNull();
     expect(cell('diagnosis_major_depressive_syndrome')).toBeNull();
-    expect(cell('flag_suicide_item')).toBe(0);
+    // Item 9 unanswered: the suicide flag cannot be determined, so it is empty, never 0 (issue 33).
+    expect(cell('flag_suicide_item')).toBeNull();
     const unscored = record({ item1: 0 }, { complete: null, total: null, band: null, subscales: null, flags: null, diagnoses: null });
     expect(cell('flag_suicide_item', unscored)).toBeNull();
     expect(cell('subscale_phq2', unscored)).toBeNull();
@@ -170,44 +172,48 @@ it('streams the same file in chunks of lines', () => {
 });
 
 describe('codebook', () => {
-  const rowsOf = (locale: 'ar' | 'de' | 'en') => new Map(codebookRows(PHQ9, locale).map((row) => [row[0], Object.fromEntries(CODEBOOK_HEADER.map((h, i) => [h, row[i]]))]));
+  const variablesOf = (locale: 'ar' | 'de' | 'en', definition: InstrumentDefinition = PHQ9) => new Map(instrumentDataset(definition, locale).variables.map((v) => [v.name, v]));
 
   it('describes every exported column, in the export’s order', () => {
     for (const code of INSTRUMENT_CODES) {
       const definition = INSTRUMENTS[code];
-      expect(codebookRows(definition, 'en').map((row) => row[0])).toEqual(exportColumns(definition).map((c) => c.name));
+      expect(instrumentDataset(definition, 'en').variables.map((v) => v.name)).toEqual(exportColumns(definition).map((c) => c.name));
     }
   });
 
-  it('gives kind, type, label, values and the instrument’s version and licence', () => {
-    const rows = rowsOf('en');
-    expect(rows.get('item1')).toEqual({
-      variable: 'item1',
+  it('gives kind, type, label, range, value labels as data, missing meaning and derivation', () => {
+    const vars = variablesOf('en');
+    expect(vars.get('item1')).toMatchObject({
       kind: 'item',
       type: 'integer',
       label: 'Item 1: interest or pleasure',
-      values: '0–3 (0=not at all; 1=on several days; 2=on more than half the days; 3=nearly every day)',
-      required: 1,
-      shown_if: '',
-      instrument: 'phq9',
-      instrument_title: 'Patient Health Questionnaire (PHQ-9)',
-      instrument_version: PHQ9.version,
-      verification: 'partly_verified',
-      licence: `free: ${PHQ9.licence.note}`,
+      min: 0,
+      max: 3,
+      values: [
+        { value: 0, label: 'not at all' },
+        { value: 1, label: 'on several days' },
+        { value: 2, label: 'on more than half the days' },
+        { value: 3, label: 'nearly every day' },
+      ],
+      required: true,
+      shownIf: '',
+      missing: expect.stringContaining('not answered'),
     });
-    expect(rows.get('item10')).toMatchObject({ type: 'code', required: 0, values: expect.stringContaining('not_difficult=not difficult at all; somewhat=') });
-    expect(rows.get('total')).toMatchObject({ kind: 'score', type: 'number', label: 'PHQ-9 total', values: '0–27' });
-    expect(rows.get('band')).toMatchObject({ values: expect.stringContaining('mild=mild (≥ 5); moderate=moderate (≥ 10)') });
-    expect(rows.get('subscale_phq2')).toMatchObject({ kind: 'subscale', values: '0–6' });
-    expect(rows.get('flag_suicide_item')).toMatchObject({ kind: 'flag', type: 'boolean', values: '1=raised; 0=not raised' });
-    expect(rows.get('diagnosis_major_depressive_syndrome')).toMatchObject({ kind: 'diagnosis', values: expect.stringMatching(/^1=criteria met; 0=criteria not met; empty/) });
-    expect(rows.get('exclude_from_analysis')).toMatchObject({ kind: 'case', values: '1=yes; 0=no' });
-    expect(rows.get('time_of_measurement')).toMatchObject({ kind: 'record', values: expect.stringContaining('screening=screening; pre=before treatment') });
+    expect(vars.get('item10')).toMatchObject({ type: 'code', required: false, values: expect.arrayContaining([{ value: 'not_difficult', label: 'not difficult at all' }]) });
+    expect(vars.get('total')).toMatchObject({ kind: 'score', type: 'number', label: 'PHQ-9 total', min: 0, max: 27, derivation: 'sum(item1, item2, item3, item4, item5, item6, item7, item8, item9)' });
+    expect(vars.get('band')).toMatchObject({ derivation: expect.stringContaining('mild if total >= 5; moderate if total >= 10'), values: expect.arrayContaining([{ value: 'mild', label: 'mild' }]) });
+    expect(vars.get('subscale_phq2')).toMatchObject({ kind: 'subscale', min: 0, max: 6 });
+    expect(vars.get('flag_suicide_item')).toMatchObject({ kind: 'flag', type: 'boolean', values: [{ value: 1, label: 'raised' }, { value: 0, label: 'not raised' }], derivation: 'item9 >= 1', missing: expect.stringContaining('cannot be determined') });
+    expect(vars.get('flag_screen_positive')).toMatchObject({ derivation: 'total >= 10' });
+    expect(vars.get('diagnosis_major_depressive_syndrome')).toMatchObject({ kind: 'diagnosis', missing: expect.stringContaining('never 0') });
+    expect(vars.get('exclude_from_analysis')).toMatchObject({ kind: 'case', values: [{ value: 1, label: 'yes' }, { value: 0, label: 'no' }] });
+    expect(vars.get('time_of_measurement')?.values.slice(0, 2)).toEqual([{ value: 'screening', label: 'screening' }, { value: 'pre', label: 'before treatment' }]);
   });
 
   it('labels in the chosen locale, with the same codes', () => {
-    expect(rowsOf('ar').get('item1')).toMatchObject({ label: 'البند 1: الاهتمام أو المتعة', values: expect.stringContaining('0=إطلاقاً'), instrument_title: 'استبيان صحة المريض (PHQ-9)' });
-    expect(rowsOf('de').get('exclude_from_analysis')).toMatchObject({ values: '1=ja; 0=nein' });
+    expect(variablesOf('ar').get('item1')).toMatchObject({ label: 'البند 1: الاهتمام أو المتعة', values: expect.arrayContaining([{ value: 0, label: 'إطلاقاً' }]) });
+    expect(instrumentDataset(PHQ9, 'ar').title).toBe('استبيان صحة المريض (PHQ-9)');
+    expect(variablesOf('de').get('exclude_from_analysis')?.values).toEqual([{ value: 1, label: 'ja' }, { value: 0, label: 'nein' }]);
   });
 
   it('writes display conditions over export values', () => {
@@ -215,14 +221,41 @@ describe('codebook', () => {
     expect(shownIfText(LEC5, LEC5.items.find((i) => i.id === 'item17_description')!.showIf)).toBe('item17 has any of (happened, witnessed, learned, job, unsure)');
     expect(shownIfText(PHQ9, { item: 'item9', atLeast: 1 })).toBe('item9 >= 1');
     expect(shownIfText(PHQ9, { item: 'item10', anyOf: ['very', 'extremely'] })).toBe('item10 in (very, extremely)');
-    const multi = codebookRows(DEMOGRAPHICS, 'en').find((row) => row[0] === 'past_treatment')!;
-    expect(multi[4]).toMatch(/^codes of every selected option, separated by ;: none=no earlier treatment; psychotherapy=/);
+    const multi = variablesOf('en', DEMOGRAPHICS).get('past_treatment')!;
+    expect(multi.type).toBe('codes');
+    expect(multi.values[0]).toEqual({ value: 'none', label: 'no earlier treatment' });
   });
 
-  it('is a CSV file with the header first', () => {
+  it('is one CSV table: a variable row, then one row per value label', () => {
     const text = codebookCsv(PHQ9, 'de');
-    expect(text.startsWith(`${CSV_BOM}${CODEBOOK_HEADER.join(',')}\r\n`)).toBe(true);
-    expect(parseCsv(text.slice(1))).toHaveLength(1 + exportColumns(PHQ9).length);
+    expect(text.startsWith(`${CSV_BOM}${CODEBOOK_COLUMNS.join(',')}\r\n`)).toBe(true);
+    const rows = parseCsv(text.slice(1));
+    const dataset = instrumentDataset(PHQ9, 'de');
+    expect(rows).toHaveLength(1 + dataset.variables.reduce((n, v) => n + 1 + v.values.length, 0));
+    const item1 = rows.findIndex((row) => row[0] === 'item1');
+    expect(rows[item1]!.slice(0, 9)).toEqual(['item1', 'phq9', 'item', 'integer', 'Item 1: Interesse oder Freude', '', '', '0', '3']);
+    expect(rows[item1 + 1]!.slice(0, 7)).toEqual(['item1', 'phq9', '', '', '', '0', 'überhaupt nicht']);
+  });
+});
+
+describe('flags that cannot be determined', () => {
+  const base = { caseId: 'c', timeOfMeasurement: 'pre', createdAt: '', updatedAt: '', excludeFromAnalysis: false, isDropout: false, band: null, subscales: {}, diagnoses: {} };
+  const suicide = PHQ9.flags.find((f) => f.code === 'suicide_item')!;
+  const screen = PHQ9.flags.find((f) => f.code === 'screen_positive')!;
+  const answers = (values: Record<string, number>) => itemsInOrder(PHQ9, values);
+
+  it('are empty, not 0, when the answers they read are missing', () => {
+    const partial: ExportRecord = { ...base, complete: false, total: null, flags: [], items: answers({ item1: 3, item2: 0 }) };
+    expect(flagCell(PHQ9, suicide, partial)).toBeNull();
+    expect(flagCell(PHQ9, screen, partial)).toBeNull();
+  });
+
+  it('are 0 when their answers are in and 1 when raised', () => {
+    const done: ExportRecord = { ...base, complete: true, total: 4, flags: [], items: answers({ item1: 1, item2: 1, item3: 1, item4: 1, item5: 0, item6: 0, item7: 0, item8: 0, item9: 0 }) };
+    expect(flagCell(PHQ9, suicide, done)).toBe(0);
+    expect(flagCell(PHQ9, screen, done)).toBe(0);
+    expect(flagCell(PHQ9, suicide, { ...done, flags: ['suicide_item'] })).toBe(1);
+    expect(flagCell(PHQ9, suicide, { ...done, flags: null })).toBeNull();
   });
 });
 

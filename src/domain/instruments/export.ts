@@ -25,9 +25,10 @@
  */
 import type { Locale } from '../locales';
 import { MEASUREMENT_TIMES } from '../measurements';
+import { codebookFile, MISSING, type Dataset, type ValueLabel, type Variable } from '../export/dictionary';
 import { labels, NO_LABELS, YES_LABELS } from './labels';
 import { scoreRange } from './range';
-import type { AnswerValue, Answers, DiagnosisDefinition, DisplayCondition, FlagDefinition, InstrumentDefinition, ItemDefinition, Labels, ScoreDefinition } from './types';
+import type { AnswerValue, Answers, Condition, DiagnosisDefinition, DisplayCondition, FlagDefinition, InstrumentDefinition, ItemDefinition, Labels, ScoreDefinition } from './types';
 
 /** What a column describes; the codebook's `kind`. */
 export type ExportColumnKind = 'record' | 'case' | 'score' | 'subscale' | 'flag' | 'diagnosis' | 'item';
@@ -44,7 +45,7 @@ export type ExportColumn = { readonly name: string; readonly type: ExportValueTy
   | { readonly kind: 'case'; readonly field: CaseField }
   | { readonly kind: 'score'; readonly field: ScoreField }
   | { readonly kind: 'subscale'; readonly score: ScoreDefinition }
-  | { readonly kind: 'flag'; readonly flag: FlagDefinition }
+  | { readonly kind: 'flag'; readonly flag: FlagDefinition; readonly definition: InstrumentDefinition }
   | { readonly kind: 'diagnosis'; readonly diagnosis: DiagnosisDefinition }
   | { readonly kind: 'item'; readonly item: ItemDefinition; /** Position in the definition's items and a record's `items`. */ readonly index: number }
 );
@@ -116,7 +117,7 @@ export function exportColumns(definition: InstrumentDefinition): ExportColumn[] 
     ...RECORD_COLUMNS,
     ...scores,
     ...definition.subscales.map((score): ExportColumn => ({ name: `subscale_${score.id}`, kind: 'subscale', score, type: 'number' })),
-    ...definition.flags.map((flag): ExportColumn => ({ name: `flag_${flag.code}`, kind: 'flag', flag, type: 'boolean' })),
+    ...definition.flags.map((flag): ExportColumn => ({ name: `flag_${flag.code}`, kind: 'flag', flag, definition, type: 'boolean' })),
     ...definition.diagnoses.map((diagnosis): ExportColumn => ({ name: `diagnosis_${diagnosis.code}`, kind: 'diagnosis', diagnosis, type: 'boolean' })),
     ...definition.items.map((item, index): ExportColumn => ({ name: item.id, kind: 'item', item, index, type: itemValueType(item) })),
   ];
@@ -148,6 +149,35 @@ function recordCell(field: RecordField, record: ExportRecord): Cell {
   }
 }
 
+/**
+ * Whether a condition can be decided from a record: every item and score it reads is known.
+ * `any` that did not hold is decided only when all its parts are; `all` when one part is (that
+ * part is false). Used for flags that were not raised: unknown stays empty, never 0 (issue 33).
+ */
+function decidable(definition: InstrumentDefinition, condition: Condition, record: ExportRecord): boolean {
+  if ('any' in condition) return condition.any.every((part) => decidable(definition, part, record));
+  if ('all' in condition) return condition.all.some((part) => decidable(definition, part, record));
+  if ('score' in condition) {
+    const value = condition.score === 'total' ? record.total : record.subscales?.[condition.score];
+    return typeof value === 'number';
+  }
+  const index = definition.items.findIndex((item) => item.id === condition.item);
+  const answer = index < 0 ? undefined : record.items[index];
+  return answer !== null && answer !== undefined && answer !== '' && !(Array.isArray(answer) && answer.length === 0);
+}
+
+/**
+ * A flag: 1 raised; 0 only when the answers it reads are in and it was not raised; empty when
+ * it cannot be determined (PHQ-9 item 9 unanswered) or the record was never scored. A flag the
+ * definition's algorithm raises (no `when`) is determined once the record is complete.
+ */
+export function flagCell(definition: InstrumentDefinition, flag: FlagDefinition, record: ExportRecord): Cell {
+  if (record.flags === null) return null;
+  if (record.flags.includes(flag.code)) return 1;
+  if (flag.when === undefined) return record.complete === true ? 0 : null;
+  return decidable(definition, flag.when, record) ? 0 : null;
+}
+
 /** The value of one column for one record. */
 export function exportCell(column: ExportColumn, record: ExportRecord): Cell {
   switch (column.kind) {
@@ -163,8 +193,7 @@ export function exportCell(column: ExportColumn, record: ExportRecord): Cell {
     case 'subscale':
       return numberCell(record.subscales?.[column.score.id]);
     case 'flag':
-      // Flags are raised as soon as their answers are in; a scored record without one has 0.
-      return record.flags === null ? null : bit(record.flags.includes(column.flag.code));
+      return flagCell(column.definition, column.flag, record);
     case 'diagnosis':
       return bit(record.diagnoses?.[column.diagnosis.code]);
     case 'item':
@@ -230,13 +259,8 @@ export function exportCsv(definition: InstrumentDefinition, records: Iterable<Ex
 }
 
 // Codebook ----------------------------------------------------------------------------------
-
-/**
- * The codebook's columns. Every row describes one exported column; the instrument's title,
- * version, verification and licence note are repeated on each row, so the file stays one
- * rectangular table that any tool reads, and rows of several codebooks can be stacked.
- */
-export const CODEBOOK_HEADER = ['variable', 'kind', 'type', 'label', 'values', 'required', 'shown_if', 'instrument', 'instrument_title', 'instrument_version', 'verification', 'licence'] as const;
+// One shape for every source (src/domain/export/dictionary.ts): a questionnaire's columns as
+// variables with structured value labels, missing-value meaning and derivation.
 
 /** The project's own wording of the codebook, per locale (the definitions' labels cover the rest). */
 const WORDS = {
@@ -270,35 +294,24 @@ const WORDS = {
   fu2: labels('follow-up 2', 'Katamnese 2', 'المتابعة 2'),
 } satisfies Record<string, Labels>;
 
-/** `value=label; value=label`, the codebook's list of coded values. */
-function valueList(entries: readonly (readonly [string | number, string])[]): string {
-  return entries.map(([value, label]) => `${value}=${label}`).join('; ');
-}
+type Values = ValueLabel[];
+const pairs = (entries: readonly (readonly [string | number, string])[]): Values => entries.map(([value, label]) => ({ value, label }));
+const yesNo = (locale: Locale): Values => pairs([[1, YES_LABELS[locale]], [0, NO_LABELS[locale]]]);
 
-const yesNoValues = (locale: Locale) => valueList([[1, YES_LABELS[locale]], [0, NO_LABELS[locale]]]);
-
-function rangeText(range: readonly [number, number] | undefined, locale: Locale): string {
-  return range ? `${range[0]}–${range[1]}` : WORDS.noRange[locale];
-}
-
-/** What an item's values mean: its scale's range and anchors, its option codes and labels. */
-function itemValues(item: ItemDefinition, locale: Locale): string {
+/** What an item's values mean: its anchors or options (codes and labels). */
+function itemValues(item: ItemDefinition, locale: Locale): Values {
   const scale = item.scale;
   switch (scale.kind) {
-    case 'integer': {
-      const span = `${scale.min}–${scale.max}`;
-      return scale.anchors.length > 0 ? `${span} (${valueList(scale.anchors.map((a) => [a.value, a.labels[locale]]))})` : span;
-    }
+    case 'integer':
+      return pairs(scale.anchors.map((a) => [a.value, a.labels[locale]]));
     case 'options':
-      return valueList(scale.options.map((o) => [o.code, o.labels[locale]]));
     case 'multi':
-      return `${WORDS.codes[locale]}: ${valueList(scale.options.map((o) => [o.code, o.labels[locale]]))}`;
+      return pairs(scale.options.map((o) => [o.code, o.labels[locale]]));
     case 'yesno':
-      return yesNoValues(locale);
+      return yesNo(locale);
     case 'text':
-      return WORDS.text[locale].replace('{{max}}', String(scale.maxLength));
     case 'date':
-      return WORDS.date[locale];
+      return [];
   }
 }
 
@@ -329,68 +342,89 @@ export function shownIfText(definition: InstrumentDefinition, condition: Display
   return parts.join(' and ');
 }
 
-interface ColumnMeaning {
-  label: string;
-  values: string;
-  required: Cell;
-  shownIf: string;
+/** The export name of a score a condition reads: `total` or `subscale_<id>`. */
+const scoreColumn = (score: string): string => (score === 'total' ? 'total' : `subscale_${score}`);
+
+/** A flag's rule as a formula over export columns: `item9 >= 1`, `total >= 10`. */
+export function conditionText(condition: Condition): string {
+  if ('any' in condition) return condition.any.map((part) => `(${conditionText(part)})`).join(' or ');
+  if ('all' in condition) return condition.all.map((part) => `(${conditionText(part)})`).join(' and ');
+  if ('score' in condition) return `${scoreColumn(condition.score)} >= ${condition.atLeast}`;
+  if ('atLeast' in condition) return `${condition.item} >= ${condition.atLeast}`;
+  if ('atMost' in condition) return `${condition.item} <= ${condition.atMost}`;
+  return `${condition.item} in (${condition.anyOf.map(conditionValue).join(', ')})`;
 }
 
-function bandValues(definition: InstrumentDefinition, locale: Locale): string {
-  return valueList((definition.bands ?? []).map((band) => [band.code, `${band.labels[locale]} (${band.minExclusive ? '>' : '≥'} ${band.min})`]));
+/** How a score is computed: `sum(item1, …, item9)`, reversed items named. */
+function scoreDerivation(score: Pick<ScoreDefinition, 'items' | 'aggregate' | 'reversed'>): string {
+  const over = score.items.join(', ');
+  const base = score.aggregate === 'derived' ? `algorithm over (${over})` : `${score.aggregate}(${over})`;
+  return score.reversed?.length ? `${base}; reversed: ${score.reversed.join(', ')} (lowest + highest − points)` : base;
 }
 
-/** The label, values, requirement and display rule of one column, in a locale. */
-function columnMeaning(definition: InstrumentDefinition, column: ExportColumn, locale: Locale): ColumnMeaning {
-  const plain = (label: string, values: string): ColumnMeaning => ({ label, values, required: null, shownIf: '' });
+function bandDerivation(definition: InstrumentDefinition): string {
+  return (definition.bands ?? []).map((band) => `${band.code} if total ${band.minExclusive ? '>' : '>='} ${band.min}`).join('; ');
+}
+
+type Meaning = Omit<Variable, 'name' | 'kind' | 'type'>;
+
+function meaning(label: string, values: Values, missing: string, extra: Partial<Meaning> = {}): Meaning {
+  return { label, values, missing, derivation: '', required: null, shownIf: '', min: null, max: null, ...extra };
+}
+
+/** One column of the questionnaire's file as a variable of the dictionary, in a locale. */
+function columnVariable(definition: InstrumentDefinition, column: ExportColumn, locale: Locale): Variable {
+  const m = columnMeaningOf(definition, column, locale);
+  return { name: column.name, kind: column.kind, type: column.type, ...m };
+}
+
+function columnMeaningOf(definition: InstrumentDefinition, column: ExportColumn, locale: Locale): Meaning {
   switch (column.kind) {
     case 'record':
-      if (column.field === 'case_id') return plain(WORDS.case_id[locale], WORDS.uuid[locale]);
-      if (column.field === 'time_of_measurement') return plain(WORDS.time_of_measurement[locale], valueList(MEASUREMENT_TIMES.map((time) => [time, WORDS[time][locale]])));
-      return plain(WORDS[column.field][locale], WORDS.datetime[locale]);
+      if (column.field === 'case_id') return meaning(WORDS.case_id[locale], [], MISSING.never[locale]);
+      if (column.field === 'time_of_measurement') return meaning(WORDS.time_of_measurement[locale], pairs(MEASUREMENT_TIMES.map((time) => [time, WORDS[time][locale]])), MISSING.never[locale]);
+      return meaning(WORDS[column.field][locale], [], MISSING.never[locale]);
     case 'case':
-      if (column.field === 'treatment') return plain(WORDS.treatment[locale], WORDS.treatmentValues[locale]);
-      return plain(WORDS[column.field][locale], yesNoValues(locale));
-    case 'score':
-      if (column.field === 'complete') return plain(WORDS.complete[locale], valueList([[1, WORDS.complete1[locale]], [0, WORDS.complete0[locale]]]));
-      if (column.field === 'total') return plain(definition.total?.labels[locale] ?? 'total', rangeText(definition.total ? scoreRange(definition, definition.total) : undefined, locale));
-      return plain(WORDS.band[locale], bandValues(definition, locale));
-    case 'subscale':
-      return plain(column.score.labels[locale], rangeText(scoreRange(definition, column.score), locale));
+      if (column.field === 'treatment') return meaning(WORDS.treatment[locale], [], MISSING.notRandomized[locale]);
+      return meaning(WORDS[column.field][locale], yesNo(locale), MISSING.never[locale]);
+    case 'score': {
+      if (column.field === 'complete') return meaning(WORDS.complete[locale], pairs([[1, WORDS.complete1[locale]], [0, WORDS.complete0[locale]]]), MISSING.notComputed[locale]);
+      if (column.field === 'band') return meaning(WORDS.band[locale], pairs((definition.bands ?? []).map((band) => [band.code, band.labels[locale]])), MISSING.notComputed[locale], { derivation: bandDerivation(definition) });
+      const total = definition.total!;
+      const range = scoreRange(definition, total);
+      return meaning(total.labels[locale], [], MISSING.notComputed[locale], { derivation: scoreDerivation(total), min: range?.[0] ?? null, max: range?.[1] ?? null });
+    }
+    case 'subscale': {
+      const range = scoreRange(definition, column.score);
+      return meaning(column.score.labels[locale], [], MISSING.notComputed[locale], { derivation: scoreDerivation(column.score), min: range?.[0] ?? null, max: range?.[1] ?? null });
+    }
     case 'flag':
-      return plain(column.flag.labels[locale], valueList([[1, WORDS.raised[locale]], [0, WORDS.notRaised[locale]]]));
+      return meaning(column.flag.labels[locale], pairs([[1, WORDS.raised[locale]], [0, WORDS.notRaised[locale]]]), MISSING.undetermined[locale], {
+        derivation: column.flag.when ? conditionText(column.flag.when) : `algorithm (${definition.code})`,
+      });
     case 'diagnosis':
-      return plain(column.diagnosis.labels[locale], `${valueList([[1, WORDS.met[locale]], [0, WORDS.notMet[locale]]])}; ${WORDS.undetermined[locale]}`);
-    case 'item':
-      return { label: column.item.labels[locale], values: itemValues(column.item, locale), required: bit(column.item.required), shownIf: shownIfText(definition, column.item.showIf) };
+      return meaning(column.diagnosis.labels[locale], pairs([[1, WORDS.met[locale]], [0, WORDS.notMet[locale]]]), MISSING.undetermined[locale], { derivation: `algorithm (${definition.code})` });
+    case 'item': {
+      const scale = column.item.scale;
+      return meaning(column.item.labels[locale], itemValues(column.item, locale), MISSING.notAnswered[locale], {
+        required: column.item.required,
+        shownIf: shownIfText(definition, column.item.showIf),
+        min: scale.kind === 'integer' ? scale.min : null,
+        max: scale.kind === 'integer' ? scale.max : null,
+        maxLength: scale.kind === 'text' ? scale.maxLength : null,
+      });
+    }
   }
 }
 
-/** The codebook's rows (without header): one per exported column, in the export's order. */
-export function codebookRows(definition: InstrumentDefinition, locale: Locale): Cell[][] {
-  const licence = `${definition.licence.class}: ${definition.licence.note}`;
-  return exportColumns(definition).map((column) => {
-    const meaning = columnMeaning(definition, column, locale);
-    return [
-      column.name,
-      column.kind,
-      column.type,
-      meaning.label,
-      meaning.values,
-      meaning.required,
-      meaning.shownIf,
-      definition.code,
-      definition.labels[locale],
-      definition.version,
-      definition.verification,
-      licence,
-    ];
-  });
+/** The questionnaire's data dictionary in a locale: one variable per exported column, in order. */
+export function instrumentDataset(definition: InstrumentDefinition, locale: Locale): Dataset {
+  return { source: definition.code, title: definition.labels[locale], version: definition.version, locale, variables: exportColumns(definition).map((column) => columnVariable(definition, column, locale)) };
 }
 
 /** The codebook file of an instrument in a locale. */
 export function codebookCsv(definition: InstrumentDefinition, locale: Locale): string {
-  return toCsv(CODEBOOK_HEADER, codebookRows(definition, locale));
+  return codebookFile(instrumentDataset(definition, locale));
 }
 
 /** The file names a download offers: `sanad-phq9-2026-11-22.csv`, `sanad-phq9-codebook-de-2026-11-22.csv`. */

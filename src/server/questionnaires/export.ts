@@ -78,7 +78,7 @@ export async function readExportRecords(sql: Sql, code: InstrumentCode, definiti
 }
 
 /** The database decides who is a coordinator, as it does for every other rule. */
-async function requireCoordinator(sql: Sql): Promise<void> {
+export async function requireCoordinator(sql: Sql): Promise<void> {
   const { rows } = await sql.query<{ coordinator: boolean }>('select app_hidden.is_coordinator() as coordinator');
   if (!rows[0]?.coordinator) throw forbidden('forbidden', 'Only coordinators may download research data. Ask a coordinator of your trial for the export.');
 }
@@ -92,7 +92,7 @@ function requireInstrument(code: string): InstrumentCode {
   return code;
 }
 
-function requireLocale(value: unknown, config: Config): Locale {
+export function requireLocale(value: unknown, config: Config): Locale {
   if (value === undefined) return (config.locales[0] ?? 'ar') as Locale;
   if (typeof value === 'string' && isLocale(value) && config.locales.includes(value)) return value;
   throw badRequest('locale_unsupported', `The locale ${JSON.stringify(value)} is not supported; use one of ${config.locales.join(', ')}.`);

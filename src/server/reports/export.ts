@@ -48,8 +48,8 @@ function select(columns: readonly ReportExportColumn[], alias: string): string {
 
 export function registerReportExportRoutes(app: FastifyInstance, pool: pg.Pool, config: Config): void {
   const files = [
-    { code: 'interview_reports', columns: reportExportColumns(), from: `app_public.interview_reports r join app_public.cases c on c.id = r.case_id where r.state = 'final' order by r.case_id, r.finalized_at` },
-    { code: 'feedback_interview_reports', columns: feedbackExportColumns(), from: `app_public.feedback_interview_reports r join app_public.cases c on c.id = r.case_id order by r.case_id, r.created_at` },
+    { code: 'interview_reports' as const, columns: reportExportColumns(), from: `app_public.interview_reports r join app_public.cases c on c.id = r.case_id where r.state = 'final' order by r.case_id, r.finalized_at` },
+    { code: 'feedback_interview_reports' as const, columns: feedbackExportColumns(), from: `app_public.feedback_interview_reports r join app_public.cases c on c.id = r.case_id order by r.case_id, r.created_at` },
   ];
   for (const file of files) {
     const statement = `select ${select(file.columns, 'r')} from ${file.from}`;
@@ -67,7 +67,7 @@ export function registerReportExportRoutes(app: FastifyInstance, pool: pg.Pool, 
       if (!request.identity.userId) throw unauthorized('sign_in_required', 'Please sign in as a coordinator to download research data.');
       await withUser(pool, request.identity, (sql) => requireCoordinator(request, sql));
       const inLocale = locale(request.query.locale, config);
-      return send(reply, exportFileName(file.code, new Date(), inLocale), reportCodebookCsv(file.columns, inLocale));
+      return send(reply, exportFileName(file.code, new Date(), inLocale), reportCodebookCsv(file.code, file.columns, inLocale));
     });
   }
 }
