@@ -74,7 +74,16 @@ function MyCases({ staff }: { staff: boolean }) {
       <h2 id="my-cases-title">{t('home.myCases')}</h2>
       <ErrorAlert error={error} />
       {isPending ? <Spinner /> : null}
-      {data && data.length === 0 ? <p className="muted">{t('home.noCases')}</p> : null}
+      {data && data.length === 0 ? (
+        // Coordinators add people to cases themselves: they are pointed to the case list instead (issue 26).
+        session.user?.is_coordinator_account ? (
+          <p className="muted">
+            {t('careteam.home.coordinatorNoCases')} <Link to="/admin/cases">{t('careteam.home.allCases')}</Link>
+          </p>
+        ) : (
+          <p className="muted">{t('home.noCases')}</p>
+        )
+      ) : null}
       {data && data.length > 0 ? (
         <ul className="plain-list my-cases">
           {byUnread(data).map(({ caseId, case: c }) => {

@@ -7,10 +7,12 @@
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { dayKey, fromLocalInput, toLocalInput } from '../../../domain/format';
 import { classifyOffers, isJoinable, workflowMessageAfter, type InterviewAction } from '../../../domain/interviews';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
+import { clockFor } from '../../ui/clock';
 import { useConfirm } from '../../ui/confirm';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, Page, SelectField, Spinner, TextField } from '../../ui/ui';
@@ -343,15 +345,24 @@ function OfferItem({ offer, me, now, actions }: { offer: Offer; me: string; now:
   const upcoming = offer.timeSlot.start > now;
   const booking = offer.activeBookings[0];
   const when = clock.slot(offer.timeSlot.start, offer.timeSlot.end);
+  const patientZone = booking?.interviewee?.timeZone;
   return (
     <li className={`card offer${offer.canceled ? ' offer--canceled' : ''}${isJoinable(offer.timeSlot, now) ? ' offer--soon' : ''}`}>
       <p className="offer__time">{when}</p>
+      {!offer.canceled && booking && clock.differsFor(offer.timeSlot.start, patientZone) ? (
+        <p className="muted">{t('careteam.interviews.patientTime', { time: clockFor(patientZone, clock.locale).slot(offer.timeSlot.start, offer.timeSlot.end) })}</p>
+      ) : null}
       <p className="offer__status">
-        {offer.canceled
-          ? t('interviews.status.canceled')
-          : booking
-            ? t('interviews.status.bookedBy', { name: booking.interviewee?.username ?? '—' })
-            : t('interviews.status.free')}
+        {offer.canceled ? (
+          t('interviews.status.canceled')
+        ) : booking ? (
+          // Issue 26: an upcoming interview is a link: to the report that is prepared before it starts.
+          <Link to={`/interviews/reports?booking=${booking.id}`}>
+            <bdi>{t('interviews.status.bookedBy', { name: booking.interviewee?.username ?? '—' })}</bdi>
+          </Link>
+        ) : (
+          t('interviews.status.free')
+        )}
         {offer.interviewerId !== me && offer.interviewer ? ` · ${t('interviews.interviewerName', { name: offer.interviewer.username })}` : ''}
         {offer.hasTakenPlace ? ` · ${t('interviews.status.held')}` : ''}
       </p>

@@ -10,6 +10,7 @@ import { ApiError } from '../../api/client';
 import { useQuery } from '@tanstack/react-query';
 import { asApiError } from '../../api/query';
 import { consortQuery, downloadFile, saveBlob } from './api';
+import { armName } from './arm-name';
 import { TrialError } from './TrialError';
 
 const LOSSES: LossReason[] = ['dropout', 'excluded', 'pending', 'missing'];
@@ -81,7 +82,7 @@ function layout(flow: ConsortFlow, t: (key: string, options?: Record<string, unk
       arrows.push([x + columnW / 2, top + boxHeight(lines), x + columnW / 2, ay]);
     };
     stack([
-      t('trial.consort.allocated', { arm: arm.arm, n: arm.randomized }),
+      t('trial.consort.allocated', { arm: t(`careTeam.arms.${arm.arm}`, { defaultValue: arm.arm }), n: arm.randomized }),
       t('trial.consort.received', { n: arm.receivedIntervention }),
       t('trial.consort.notReceived', { n: arm.didNotReceive }),
     ]);
@@ -142,7 +143,7 @@ function FlowTable({ flow }: { flow: ConsortFlow }) {
     [t('trial.table.randomized'), flow.randomized],
   ];
   for (const arm of flow.arms) {
-    rows.push([t('trial.table.arm', { arm: arm.arm }), arm.randomized]);
+    rows.push([t('trial.table.arm', { arm: armName(t, arm.arm) }), arm.randomized]);
     rows.push([`— ${t('trial.table.received')}`, arm.receivedIntervention]);
     for (const time of FOLLOW_UPS) {
       rows.push([`— ${t(`trial.table.completed.${time}`)}`, arm.completed[time]]);
