@@ -94,6 +94,11 @@ describe('conversation between a patient and a therapist', () => {
     expect(await mine.locator('.message__subject').getAttribute('dir')).toBe('auto');
     await expect.poll(() => mine.getByText(ar.messages.you).count()).toBe(1);
     await expectAccessible(p.page, '/conversation (ar)');
+    // Issue 28: the send went with an Idempotency-Key (a version-4 UUID the web app makes with
+    // crypto.getRandomValues), whose answer the server kept for a retry.
+    const { rows: keys } = await t.database.db.pool.query<{ key: string }>('select key from app_private.idempotency_keys where user_id = $1 and status_code = 200', [patient.id]);
+    expect(keys.length).toBeGreaterThanOrEqual(1);
+    for (const { key } of keys) expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     // The therapist finds it unread, in the case list (a count) and in the conversation.
     const th = await pageAs(therapist, 'en', 1280);

@@ -16,6 +16,7 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 
 const onPostgres = testDatabaseKind() === 'postgres';
+const METRICS_TOKEN = 'outage-metrics-token-0123456789';
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
@@ -47,6 +48,7 @@ describe.skipIf(!onPostgres)('the database going away', () => {
       // The workers run, so the test sees them pause and resume.
       WORKFLOW_INTERVAL_MS: '200',
       NOTIFICATION_INTERVAL_MS: '200',
+      METRICS_TOKEN: METRICS_TOKEN,
     });
     api = apiClient(server.url);
     await createUser(t.db.pool, { username: 'outage_patient', email: 'outage@example.org', password: 'correct horse battery', confirmed: true });
@@ -91,12 +93,26 @@ describe.skipIf(!onPostgres)('the database going away', () => {
     expect((await api('GET', '/healthz')).status).toBe(200);
     expect(server.output()).toContain('database unreachable');
     expect(server.child.exitCode).toBeNull();
+    // The 503 names its request, for a person to quote and the operator to find in the log.
+    expect(me.body.requestId).toBe(me.headers.get('x-request-id'));
+    // Metrics still answer and say the database is away.
+    const metrics = await api('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(metrics.status).toBe(200);
+    expect(String(metrics.body)).toMatch(/^sanad_database_available 0$/m);
+    // A process start falls due while the server cannot reach the database (written directly,
+    // not through the cut proxy): the paused workers run it once when the database is back.
+    const patient = await createUser(t.db.pool, { username: 'outage_case', email: 'outage-case@example.org', password: 'correct horse battery', flags: ['patient'] });
+    await t.db.pool.query(`select app_hidden.request_workflow_start($1, 'trial', 'trial')`, [patient.caseId]);
 
     await proxy.restore();
     await until('ready again', async () => ((await api('GET', '/readyz')).status === 200 ? true : undefined));
     expect((await api('GET', '/api/auth/users/me', { token })).status).toBe(200);
     expect((await api('POST', '/api/graphql', { token, body: { query: '{ currentUserId }' } })).status).toBe(200);
     expect(server.output()).toContain('database reachable again');
+    const instances = async () =>
+      (await t.db.pool.query<{ n: number }>('select count(*)::int as n from app_public.workflow_instances where case_id = $1', [patient.caseId])).rows[0]!.n;
+    await until('the process start queued during the outage', async () => ((await instances()) >= 1 ? true : undefined));
+    expect(await instances()).toBe(1);
     expect(server.output()).not.toMatch(/Unhandled 'error' event|"level":50[^\n]*(scheduler|worker|mails) failed/);
     expect(server.child.exitCode).toBeNull();
   });

@@ -244,6 +244,14 @@ describe('what a key does not allow', () => {
     expect(await count(`app_public.case_messages where case_id = $1 and body = 'Bad key'`, [caseId])).toBe(0);
   });
 
+  it('the account routes keep nothing: their answers carry tokens', async () => {
+    const key = newKey();
+    const body = { username: patient.username, password: patient.password };
+    const signIn = await t.api('POST', '/api/auth/tokens', { body, token: patient.token, headers: { 'idempotency-key': key } });
+    expect(signIn.status).toBe(201);
+    expect(await count('app_private.idempotency_keys where user_id = $1 and key = $2', [patient.id, key])).toBe(0);
+  });
+
   it('keys expire: after the time to live the key is free again', async () => {
     const key = newKey();
     const body = graphqlBody(SEND, { input: { caseMessage: { caseId, body: 'Kept for a day', toTherapists: true } } });

@@ -7,7 +7,8 @@
  * another request (method, URL or body) is refused with 422; while the first request still
  * runs, a retry gets 409 with Retry-After. Keys are per person (another person's key is a
  * different key) and expire after IDEMPOTENCY_KEY_TTL_SECONDS (24 h). Answers of 5xx are not
- * kept: the request did not happen, so the retry may run it.
+ * kept: the request did not happen, so the retry may run it. The account routes (/api/auth/)
+ * keep nothing: their answers carry tokens.
  *
  * Kept in the database rather than in memory so a retry that lands on another process, or
  * after a restart, still finds the first answer (docs/decisions/idempotency-and-observability.md).
@@ -77,6 +78,8 @@ export function registerIdempotency(app: FastifyInstance, pool: pg.Pool, setting
 
   app.addHook('preHandler', async (request, reply) => {
     if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return undefined;
+    // The account routes answer with tokens and secrets, which are not to be kept at rest.
+    if (request.url.startsWith('/api/auth/')) return undefined;
     const key = idempotencyKeyOf(request);
     const userId = request.identity?.userId;
     // Keys are per person: a request without a person (sign-in, registration) has none to keep.

@@ -17,5 +17,6 @@ describe('idempotency keys of the web app', () => {
     expect(needsIdempotencyKey('POST', '/api/phq9', {})).toBe(true);
     expect(needsIdempotencyKey('PATCH', '/api/phq9?id=eq.1', {})).toBe(true);
     expect(needsIdempotencyKey('GET', '/api/phq9', undefined)).toBe(false);
+    expect(needsIdempotencyKey('POST', '/api/auth/tokens', {})).toBe(false);
   });
 });

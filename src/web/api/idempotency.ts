@@ -24,10 +24,12 @@ export function isMutation(query: string): boolean {
   return /^mutation\b/.test(text);
 }
 
-/** Whether a request changes state and so carries a key: every non-GET request except GraphQL queries. */
+/** Whether a request changes state and so carries a key: every non-GET request except GraphQL queries and the account routes. */
 export function needsIdempotencyKey(method: string, path: string, body: unknown): boolean {
   const upper = method.toUpperCase();
   if (upper === 'GET' || upper === 'HEAD' || upper === 'OPTIONS') return false;
+  // The account routes keep no answers (they carry tokens); the server ignores keys there.
+  if (path.startsWith('/api/auth/')) return false;
   if (path.split('?')[0] === '/api/graphql') {
     const query = (body as { query?: unknown } | undefined)?.query;
     return typeof query === 'string' && isMutation(query);
