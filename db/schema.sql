@@ -957,7 +957,7 @@ create table app_private.workflow_calls (
   roles text[] not null,
   variables jsonb,
   note text,
-  constraint workflow_calls_action CHECK ((action = ANY (ARRAY['start'::text, 'delete'::text, 'message'::text, 'signal'::text, 'signal-execution'::text, 'complete-task'::text, 'move-job'::text, 'retry-job'::text, 'read-variables'::text]))),
+  constraint workflow_calls_action CHECK ((action = ANY (ARRAY['start'::text, 'delete'::text, 'message'::text, 'signal'::text, 'signal-execution'::text, 'complete-task'::text, 'move-job'::text, 'retry-job'::text, 'read-variables'::text, 'claim-task'::text, 'external-task'::text]))),
   constraint workflow_calls_pkey PRIMARY KEY (process_key, action, name),
   constraint workflow_calls_roles CHECK ((roles <@ ARRAY['patient'::text, 'therapist'::text, 'interviewer'::text, 'supervisor'::text, 'supporter'::text, 'counselor'::text, 'coordinator'::text, 'candidate'::text, 'assignee'::text])),
   constraint workflow_calls_variables CHECK (((variables IS NULL) OR (jsonb_typeof(variables) = 'object'::text)))
@@ -987,6 +987,30 @@ create table app_private.workflow_engine_states (
   constraint workflow_engine_states_pkey PRIMARY KEY (instance_id)
 );
 alter table app_private.workflow_engine_states enable row level security;
+
+-- table: app_private.workflow_external_completions
+create table app_private.workflow_external_completions (
+  job_id uuid not null,
+  variables jsonb not null,
+  completed_by uuid,
+  completed_at timestamp with time zone default now() not null,
+  constraint workflow_external_completions_completed_by_fkey FOREIGN KEY (completed_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint workflow_external_completions_job_id_fkey FOREIGN KEY (job_id) REFERENCES app_public.workflow_jobs(id) ON DELETE CASCADE,
+  constraint workflow_external_completions_pkey PRIMARY KEY (job_id),
+  constraint workflow_external_completions_variables CHECK ((jsonb_typeof(variables) = 'object'::text))
+);
+alter table app_private.workflow_external_completions enable row level security;
+comment on table app_private.workflow_external_completions is 'The variables a worker completed an external task with; the scheduler runs the step and the row goes with its job.';
+
+-- table: app_private.workflow_external_topics
+create table app_private.workflow_external_topics (
+  topic text not null,
+  note text,
+  constraint workflow_external_topics_pkey PRIMARY KEY (topic),
+  constraint workflow_external_topics_topic CHECK ((topic ~ '^[A-Za-z][A-Za-z0-9_.-]{0,99}$'::text))
+);
+alter table app_private.workflow_external_topics enable row level security;
+comment on table app_private.workflow_external_topics is 'Service-task topics that a worker outside Sanad runs (Camunda external tasks, POST /external-task/fetchAndLock); every other topic runs an internal handler.';
 
 -- table: app_private.workflow_mails
 create table app_private.workflow_mails (
@@ -4562,14 +4586,25 @@ create table app_public.workflow_jobs (
   last_error text,
   failed_at timestamp with time zone,
   created timestamp with time zone not null,
+  topic text,
+  worker_id text,
+  lock_expiration timestamp with time zone,
+  retries integer,
   constraint workflow_jobs_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
-  constraint workflow_jobs_kind CHECK ((kind = ANY (ARRAY['timer'::text, 'retry'::text]))),
+  constraint workflow_jobs_external_topic CHECK (((kind = 'external'::text) = (topic IS NOT NULL))),
+  constraint workflow_jobs_kind CHECK ((kind = ANY (ARRAY['timer'::text, 'retry'::text, 'external'::text]))),
   constraint workflow_jobs_pkey PRIMARY KEY (id),
   constraint workflow_jobs_process_instance_id_execution_id_key UNIQUE (process_instance_id, execution_id),
-  constraint workflow_jobs_process_instance_id_fkey FOREIGN KEY (process_instance_id) REFERENCES app_public.workflow_instances(id) ON DELETE CASCADE
+  constraint workflow_jobs_process_instance_id_fkey FOREIGN KEY (process_instance_id) REFERENCES app_public.workflow_instances(id) ON DELETE CASCADE,
+  constraint workflow_jobs_retries CHECK ((retries >= 0)),
+  constraint workflow_jobs_worker_id CHECK ((length(worker_id) <= 255))
 );
 alter table app_public.workflow_jobs enable row level security;
 comment on table app_public.workflow_jobs is 'Timers and service-task retries of process instances; failed_at marks a handler that failed too often.';
+comment on column app_public.workflow_jobs.topic is 'External tasks: the topic a worker fetches.';
+comment on column app_public.workflow_jobs.worker_id is 'External tasks: the worker that holds the lock.';
+comment on column app_public.workflow_jobs.lock_expiration is 'External tasks: until when the worker holds it (or, after a failure, until when nobody may fetch it).';
+comment on column app_public.workflow_jobs.retries is 'External tasks: the retries the worker reported left; 0 is an incident.';
 grant select on table app_public.workflow_jobs to sanad_user;
 
 -- table: app_public.workflow_tasks
@@ -5138,6 +5173,9 @@ CREATE INDEX workflow_jobs_case_timer_idx ON app_public.workflow_jobs USING btre
 
 -- index: app_public.workflow_jobs_due_idx
 CREATE INDEX workflow_jobs_due_idx ON app_public.workflow_jobs USING btree (due_date) WHERE (failed_at IS NULL);
+
+-- index: app_public.workflow_jobs_external_idx
+CREATE INDEX workflow_jobs_external_idx ON app_public.workflow_jobs USING btree (topic, created) WHERE ((kind = 'external'::text) AND (failed_at IS NULL));
 
 -- index: app_public.workflow_jobs_failed_idx
 CREATE INDEX workflow_jobs_failed_idx ON app_public.workflow_jobs USING btree (failed_at DESC, id) WHERE (failed_at IS NOT NULL);
@@ -12179,6 +12217,41 @@ AS $function$
 $function$;
 grant execute on function app_hidden.workflow_call_rule(process_key text, action text, name text) to sanad_user;
 
+-- function: app_hidden.workflow_claim_task(task_id uuid, claim boolean)
+CREATE OR REPLACE FUNCTION app_hidden.workflow_claim_task(task_id uuid, claim boolean)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  me uuid := app_public.current_user_id();
+  t app_public.workflow_tasks;
+  d record;
+begin
+  if me is null then return 'not found'; end if;
+  select * into t from app_public.workflow_tasks w where w.id = task_id and w.end_time is null for update;
+  if t.id is null or not app_hidden.workflow_task_visible(t) then return 'not found'; end if;
+  select * into d from app_public.workflow_instances i
+    cross join lateral app_hidden.workflow_decide(i.definition_key, 'claim-task', t.task_definition_key, t.case_id,
+                                                  t.candidate_groups, t.assignee) x
+   where i.id = t.process_instance_id;
+  if claim then
+    if not d.allowed then return 'refused: ' || d.note; end if;
+    if t.assignee is not null and t.assignee <> me::text then return 'claimed by another person'; end if;
+    update app_public.workflow_tasks set assignee = me::text where id = t.id and assignee is distinct from me::text;
+  else
+    if t.assignee is distinct from me::text and not app_hidden.is_coordinator() then
+      return 'refused: Only the person who claimed this task or a coordinator may give it back.';
+    end if;
+    update app_public.workflow_tasks set assignee = null where id = t.id and assignee is not null;
+  end if;
+  return 'ok';
+end;
+$function$;
+comment on function app_hidden.workflow_claim_task(task_id uuid, claim boolean) is 'Claims an open task for the signed-in person, or gives it back (Camunda claim/unclaim), under the claim-task rule.';
+grant execute on function app_hidden.workflow_claim_task(task_id uuid, claim boolean) to sanad_user;
+
 -- function: app_hidden.workflow_decide(process_key text, action text, name text, case_id uuid, task_candidate_groups text[], task_assignee text, OUT allowed boolean, OUT variables jsonb, OUT note text)
 CREATE OR REPLACE FUNCTION app_hidden.workflow_decide(process_key text, action text, name text, case_id uuid, task_candidate_groups text[] DEFAULT NULL::text[], task_assignee text DEFAULT NULL::text, OUT allowed boolean, OUT variables jsonb, OUT note text)
  RETURNS record
@@ -12194,6 +12267,162 @@ AS $function$
 $function$;
 comment on function app_hidden.workflow_decide(process_key text, action text, name text, case_id uuid, task_candidate_groups text[], task_assignee text, OUT allowed boolean, OUT variables jsonb, OUT note text) is 'Whether the signed-in person may make a workflow call (start, message, complete-task, …) on a case, with the variables it may carry.';
 grant execute on function app_hidden.workflow_decide(process_key text, action text, name text, case_id uuid, task_candidate_groups text[], task_assignee text, OUT allowed boolean, OUT variables jsonb, OUT note text) to sanad_user;
+
+-- function: app_hidden.workflow_deployed_definitions(only_key text, only_version integer)
+CREATE OR REPLACE FUNCTION app_hidden.workflow_deployed_definitions(only_key text DEFAULT NULL::text, only_version integer DEFAULT NULL::integer)
+ RETURNS TABLE(key text, version integer, deployed_at timestamp with time zone, source text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select d.key, d.version, d.deployed_at, d.source from app_private.workflow_definitions d
+   where app_public.current_user_id() is not null
+     and (only_key is null or d.key = only_key) and (only_version is null or d.version = only_version)
+   order by d.deployed_at, d.key, d.version
+$function$;
+comment on function app_hidden.workflow_deployed_definitions(only_key text, only_version integer) is 'The deployed BPMN definition versions with their XML, for signed-in people (Camunda deployments and definition XML).';
+grant execute on function app_hidden.workflow_deployed_definitions(only_key text, only_version integer) to sanad_user;
+
+-- function: app_hidden.workflow_external_check(task_id uuid, worker text, need_lock boolean, OUT verdict text, OUT job app_public.workflow_jobs)
+CREATE OR REPLACE FUNCTION app_hidden.workflow_external_check(task_id uuid, worker text, need_lock boolean, OUT verdict text, OUT job app_public.workflow_jobs)
+ RETURNS record
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  d record;
+begin
+  select * into job from app_public.workflow_jobs j where j.id = task_id and j.kind = 'external' and j.due_date = 'infinity' for update;
+  if job.id is null or not (app_hidden.is_coordinator() or job.case_id in (select app_hidden.my_staff_case_ids())) then
+    verdict := 'not found'; return;
+  end if;
+  select x.* into d from app_public.workflow_instances i
+    cross join lateral app_hidden.workflow_decide(i.definition_key, 'external-task', job.topic, job.case_id) x
+   where i.id = job.process_instance_id;
+  if not d.allowed then verdict := 'refused: ' || d.note; return; end if;
+  if need_lock and (job.worker_id is distinct from worker or job.lock_expiration is null or job.lock_expiration <= now()) then
+    verdict := 'lock: External Task ' || task_id || ' cannot be completed by worker ''' || coalesce(worker, '') || '''. It is locked by worker '''
+               || coalesce(job.worker_id, '') || '''.';
+    return;
+  end if;
+  verdict := 'ok';
+end;
+$function$;
+grant execute on function app_hidden.workflow_external_check(task_id uuid, worker text, need_lock boolean, OUT verdict text, OUT job app_public.workflow_jobs) to sanad_user;
+
+-- function: app_hidden.workflow_external_complete(task_id uuid, worker text, variables jsonb)
+CREATE OR REPLACE FUNCTION app_hidden.workflow_external_complete(task_id uuid, worker text, variables jsonb)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  c record;
+begin
+  select * into c from app_hidden.workflow_external_check(task_id, worker, true);
+  if c.verdict <> 'ok' then return c.verdict; end if;
+  insert into app_private.workflow_external_completions (job_id, variables, completed_by)
+  values (task_id, coalesce(variables, '{}'::jsonb), app_public.current_user_id());
+  update app_public.workflow_jobs set due_date = now(), lock_expiration = null where id = task_id;
+  return 'ok';
+end;
+$function$;
+grant execute on function app_hidden.workflow_external_complete(task_id uuid, worker text, variables jsonb) to sanad_user;
+
+-- function: app_hidden.workflow_external_failure(task_id uuid, worker text, message text, retries integer, retry_timeout bigint)
+CREATE OR REPLACE FUNCTION app_hidden.workflow_external_failure(task_id uuid, worker text, message text, retries integer, retry_timeout bigint)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  c record;
+begin
+  select * into c from app_hidden.workflow_external_check(task_id, worker, true);
+  if c.verdict <> 'ok' then return c.verdict; end if;
+  update app_public.workflow_jobs
+     set last_error = left(coalesce(message, 'The worker reported a failure.'), 2000),
+         retries = workflow_external_failure.retries,
+         attempts = attempts + 1,
+         failed_at = case when workflow_external_failure.retries = 0 then now() end,
+         worker_id = null,
+         lock_expiration = case when workflow_external_failure.retries > 0 then now() + make_interval(secs => greatest(retry_timeout, 0) / 1000.0) end
+   where id = task_id;
+  return 'ok';
+end;
+$function$;
+grant execute on function app_hidden.workflow_external_failure(task_id uuid, worker text, message text, retries integer, retry_timeout bigint) to sanad_user;
+
+-- function: app_hidden.workflow_external_lock(task_id uuid, worker text, new_duration bigint)
+CREATE OR REPLACE FUNCTION app_hidden.workflow_external_lock(task_id uuid, worker text, new_duration bigint)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  c record;
+begin
+  select * into c from app_hidden.workflow_external_check(task_id, worker, new_duration is not null);
+  if c.verdict <> 'ok' then return c.verdict; end if;
+  if new_duration is null then
+    update app_public.workflow_jobs set worker_id = null, lock_expiration = null where id = task_id;
+  else
+    update app_public.workflow_jobs set lock_expiration = now() + make_interval(secs => new_duration / 1000.0) where id = task_id;
+  end if;
+  return 'ok';
+end;
+$function$;
+grant execute on function app_hidden.workflow_external_lock(task_id uuid, worker text, new_duration bigint) to sanad_user;
+
+-- function: app_hidden.workflow_fetch_and_lock(worker text, max_tasks integer, topics jsonb, use_priority boolean)
+CREATE OR REPLACE FUNCTION app_hidden.workflow_fetch_and_lock(worker text, max_tasks integer, topics jsonb, use_priority boolean)
+ RETURNS TABLE(id uuid, topic text, lock_expiration timestamp with time zone, activity_id text, execution_id text, process_instance_id uuid, definition_key text, definition_version integer, business_key text, case_id uuid, retries integer, error_message text, created timestamp with time zone, variables jsonb)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if app_public.current_user_id() is null then return; end if;
+  return query
+  with wanted as (
+    select x.topic_name, x.lock_duration, x.variables as names, x.process_definition_key, x.business_key
+      from jsonb_to_recordset(topics) as x(topic_name text, lock_duration bigint, variables jsonb, process_definition_key text, business_key text)
+  ), picked as (
+    select j.id, w.lock_duration, w.names
+      from app_public.workflow_jobs j
+      join wanted w on w.topic_name = j.topic
+      join app_public.workflow_instances i on i.id = j.process_instance_id
+     where j.kind = 'external' and j.failed_at is null and j.due_date = 'infinity'
+       and (j.lock_expiration is null or j.lock_expiration <= now())
+       and i.state = 'ACTIVE'
+       and (w.process_definition_key is null or i.definition_key = w.process_definition_key)
+       and (w.business_key is null or i.business_key = w.business_key)
+       and (app_hidden.workflow_decide(i.definition_key, 'external-task', j.topic, j.case_id)).allowed
+     -- No external task carries a priority here: usePriority orders as created.
+     order by j.created, j.id
+     limit greatest(max_tasks, 0)
+       for update of j skip locked
+  ), locked as (
+    update app_public.workflow_jobs j
+       set worker_id = worker, lock_expiration = now() + make_interval(secs => p.lock_duration / 1000.0)
+      from picked p where j.id = p.id
+    returning j.*, p.names
+  )
+  select l.id, l.topic, l.lock_expiration, l.activity_id, l.execution_id, l.process_instance_id,
+         i.definition_key, i.definition_version, i.business_key, l.case_id, l.retries, l.last_error, l.created,
+         case when l.names is null or jsonb_typeof(l.names) = 'null' then i.variables
+              else coalesce((select jsonb_object_agg(n, i.variables -> n) from jsonb_array_elements_text(l.names) n
+                              where i.variables ? n), '{}'::jsonb) end
+    from locked l join app_public.workflow_instances i on i.id = l.process_instance_id
+   order by l.created, l.id;
+end;
+$function$;
+comment on function app_hidden.workflow_fetch_and_lock(worker text, max_tasks integer, topics jsonb, use_priority boolean) is 'Locks open external tasks of the given topics for a worker, where the signed-in person may run them (Camunda fetchAndLock).';
+grant execute on function app_hidden.workflow_fetch_and_lock(worker text, max_tasks integer, topics jsonb, use_priority boolean) to sanad_user;
 
 -- function: app_hidden.workflow_in_group(case_id uuid, group_name text)
 CREATE OR REPLACE FUNCTION app_hidden.workflow_in_group(case_id uuid, group_name text)
@@ -12305,6 +12534,89 @@ AS $function$
 $function$;
 comment on function app_hidden.workflow_roles(case_id uuid, task_candidate_groups text[], task_assignee text) is 'The workflow roles of the signed-in person in a case: coordinator, its case-member roles, and candidate/assignee of a task.';
 grant execute on function app_hidden.workflow_roles(case_id uuid, task_candidate_groups text[], task_assignee text) to sanad_user;
+
+-- function: app_hidden.workflow_set_task_variables(task_id uuid, modifications jsonb)
+CREATE OR REPLACE FUNCTION app_hidden.workflow_set_task_variables(task_id uuid, modifications jsonb)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  t app_public.workflow_tasks;
+  d record;
+  undeclared text;
+begin
+  if jsonb_typeof(modifications) is distinct from 'object' then return 'undeclared: (not an object)'; end if;
+  select * into t from app_public.workflow_tasks w where w.id = task_id and w.end_time is null;
+  if t.id is null or not app_hidden.workflow_task_visible(t) then return 'not found'; end if;
+  -- Steps change an instance under its row lock; so does this.
+  perform 1 from app_public.workflow_instances i where i.id = t.process_instance_id and i.state = 'ACTIVE' for update;
+  if not found then return 'not found'; end if;
+  select * into d from app_public.workflow_instances i
+    cross join lateral app_hidden.workflow_decide(i.definition_key, 'complete-task', t.task_definition_key, t.case_id,
+                                                  t.candidate_groups, t.assignee) x
+   where i.id = t.process_instance_id;
+  if not d.allowed then return 'refused: ' || d.note; end if;
+  select k into undeclared from jsonb_object_keys(modifications) k
+   where not exists (select 1 from jsonb_array_elements(t.form_fields) f where f->>'id' = k) limit 1;
+  if undeclared is not null then return 'undeclared: ' || undeclared; end if;
+  update app_public.workflow_instances set variables = variables || modifications, updated_at = now() where id = t.process_instance_id;
+  return 'ok';
+end;
+$function$;
+comment on function app_hidden.workflow_set_task_variables(task_id uuid, modifications jsonb) is 'Sets declared form fields of an open task as process variables, for who may complete the task.';
+grant execute on function app_hidden.workflow_set_task_variables(task_id uuid, modifications jsonb) to sanad_user;
+
+-- function: app_hidden.workflow_task_variables(task_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.workflow_task_variables(task_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select case when (app_hidden.workflow_decide(i.definition_key, 'read-variables', '*', t.case_id)).allowed then i.variables
+              else coalesce((select jsonb_object_agg(f->>'id', i.variables -> (f->>'id'))
+                               from jsonb_array_elements(t.form_fields) f where i.variables ? (f->>'id')), '{}'::jsonb) end
+    from app_public.workflow_tasks t join app_public.workflow_instances i on i.id = t.process_instance_id
+   where t.id = task_id and t.end_time is null and app_hidden.workflow_task_visible(t)
+$function$;
+comment on function app_hidden.workflow_task_variables(task_id uuid) is 'The variables of an open task the signed-in person sees: all process variables for who may read them, else its form fields.';
+grant execute on function app_hidden.workflow_task_variables(task_id uuid) to sanad_user;
+
+-- function: app_hidden.workflow_task_visible(t app_public.workflow_tasks)
+CREATE OR REPLACE FUNCTION app_hidden.workflow_task_visible(t app_public.workflow_tasks)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select app_hidden.is_coordinator()
+      or t.case_id in (select app_hidden.my_staff_case_ids())
+      or (t.case_id in (select app_hidden.my_case_ids_as('patient'))
+          and ('patients' = any (t.candidate_groups) or t.assignee = app_public.current_user_id()::text))
+$function$;
+grant execute on function app_hidden.workflow_task_visible(t app_public.workflow_tasks) to sanad_user;
+
+-- function: app_hidden.workflow_variable_instances(instance_ids uuid[], names text[], name_like text)
+CREATE OR REPLACE FUNCTION app_hidden.workflow_variable_instances(instance_ids uuid[], names text[], name_like text)
+ RETURNS TABLE(process_instance_id uuid, case_id uuid, definition_key text, definition_version integer, state text, start_time timestamp with time zone, name text, value jsonb)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select i.id, i.case_id, i.definition_key, i.definition_version, i.state, i.start_time, v.key, v.value
+    from app_public.workflow_instances i
+   cross join lateral jsonb_each(i.variables) v
+   where (instance_ids is null or i.id = any (instance_ids))
+     and (names is null or v.key = any (names))
+     and (name_like is null or v.key like name_like)
+     and (app_hidden.is_coordinator() or i.case_id in (select app_hidden.my_case_ids()))
+     and (app_hidden.workflow_decide(i.definition_key, 'read-variables', '*', i.case_id)).allowed
+   order by i.start_time, i.id, v.key
+$function$;
+comment on function app_hidden.workflow_variable_instances(instance_ids uuid[], names text[], name_like text) is 'The process variables the signed-in person may read, one row per variable (Camunda historic variable instances).';
+grant execute on function app_hidden.workflow_variable_instances(instance_ids uuid[], names text[], name_like text) to sanad_user;
 
 -- function: app_hidden.worksheet_in_reach(case_id uuid, worksheet text)
 CREATE OR REPLACE FUNCTION app_hidden.worksheet_in_reach(case_id uuid, worksheet text)

@@ -398,8 +398,8 @@ export async function completeTaskAsServer(
 
 /** Reads a job the caller sees with the decision on one action, then locks its instance. */
 async function lockJob(sql: Sql, jobId: string, action: 'move-job' | 'retry-job'): Promise<void> {
-  const { rows } = await sql.query<Decision & { process_instance_id: string }>(
-    `select j.process_instance_id, ${DECISION_COLUMNS}
+  const { rows } = await sql.query<Decision & { process_instance_id: string; kind: string }>(
+    `select j.process_instance_id, j.kind, ${DECISION_COLUMNS}
        from app_public.workflow_jobs j join app_public.workflow_instances i on i.id = j.process_instance_id
             ${decide(`i.definition_key, '${action}', '*', j.case_id`)}
       where j.id = $1`,
@@ -408,6 +408,8 @@ async function lockJob(sql: Sql, jobId: string, action: 'move-job' | 'retry-job'
   const job = rows[0];
   if (!job) throw notFound(`Job with id ${jobId} does not exist`);
   if (!job.allowed) throw forbidden(job.note);
+  // An external task waits for its worker, not for a date (0280).
+  if (job.kind === 'external' && action === 'move-job') throw invalidRequest(`Job ${jobId} is an external task: it has no due date to move.`);
   await becomeOwner(sql);
   // Jobs change only under their instance's lock.
   await sql.query('select 1 from app_public.workflow_instances where id = $1 for update', [job.process_instance_id]);
@@ -427,7 +429,11 @@ export async function setJobRetries(ctx: CommandContext, jobId: string, retries:
     `update app_public.workflow_jobs
         set failed_at = case when $2 = 0 then coalesce(failed_at, $3) end,
             attempts = case when $2 = 0 then attempts else greatest(0, $4 - $2) end,
-            due_date = case when $2 = 0 then due_date else $3 end
+            -- an external task becomes fetchable again; its due date stays infinity (0280)
+            due_date = case when $2 = 0 or kind = 'external' then due_date else $3 end,
+            retries = case when kind = 'external' then $2::integer end,
+            lock_expiration = case when kind = 'external' then null::timestamptz else lock_expiration end,
+            worker_id = case when kind = 'external' then null::text else worker_id end
       where id = $1`,
     [jobId, retries, host.clock.now(), host.maxAttempts],
   );

@@ -23,7 +23,9 @@ export type StepEvent =
   | { kind: 'signal'; signalName: string; variables: TypedVariables }
   | { kind: 'signalExecution'; executionId: string; variables: TypedVariables }
   | { kind: 'timer'; executionId: string }
-  | { kind: 'retry'; executionId: string };
+  | { kind: 'retry'; executionId: string }
+  /** A worker completed the external task of this execution (its variables wait in app_private.workflow_external_completions). */
+  | { kind: 'external'; executionId: string };
 
 export interface InstanceRecord {
   id: string;
@@ -35,11 +37,12 @@ export interface InstanceRecord {
   step: number;
   /** The instance's open user tasks and its jobs, read under the lock with the engine state. */
   openTasks: { id: string; executionId: string }[];
-  jobs: { executionId: string; kind: 'timer' | 'retry'; attempts: number }[];
+  jobs: { executionId: string; kind: JobKind; attempts: number }[];
 }
 
 /** The instance's jobs by execution id; kept current as handlers fail and succeed during the step. */
-export type JobMap = Map<string, { kind: 'timer' | 'retry'; attempts: number }>;
+export type JobKind = 'timer' | 'retry' | 'external';
+export type JobMap = Map<string, { kind: JobKind; attempts: number }>;
 
 export interface StepSettings {
   sql: Sql;
@@ -148,8 +151,20 @@ export async function runService(
   const { sql, clock } = settings;
   const service = def.serviceTasks.get(call.activityId)!;
   const known = jobs.get(call.executionId);
+  if (known?.kind === 'external') return completeExternal(settings, instance, call, variables, event, jobs);
   const job = known?.kind === 'retry' ? known : undefined;
   if (job && !(event.kind === 'retry' && event.executionId === call.executionId)) return { kind: 'skipped' };
+  if (!job && (await isExternalTopic(sql, service.topic))) {
+    // A worker outside Sanad runs this topic: the task waits as an external-task job until
+    // POST /external-task/{id}/complete (the due date infinity: the scheduler leaves it alone).
+    await sql.query(
+      `insert into app_public.workflow_jobs (process_instance_id, case_id, kind, topic, activity_id, activity_name, execution_id, due_date, created)
+       values ($1, $2, 'external', $3, $4, $5, $6, 'infinity', $7)`,
+      [instance.id, instance.caseId, service.topic, call.activityId, service.name ?? null, call.executionId, clock.now()],
+    );
+    jobs.set(call.executionId, { kind: 'external', attempts: 0 });
+    return { kind: 'failed' };
+  }
 
   const handler = settings.handlers[service.topic];
   await sql.query('savepoint workflow_handler');
@@ -191,4 +206,39 @@ export async function runService(
     jobs.set(call.executionId, { kind: 'retry', attempts });
     return { kind: 'failed' };
   }
+}
+
+/** Whether a trial configured this topic as external (app_private.workflow_external_topics, 0280). */
+async function isExternalTopic(sql: StepSettings['sql'], topic: string): Promise<boolean> {
+  const { rows } = await sql.query<{ external: boolean }>({
+    name: 'sanad-workflow-external-topic',
+    text: 'select exists (select 1 from app_private.workflow_external_topics where topic = $1) as external',
+    values: [topic],
+  });
+  return rows[0]!.external;
+}
+
+/**
+ * The step of a completed external task: the worker's variables become process variables and the
+ * service task leaves. Any other event leaves it waiting.
+ */
+async function completeExternal(
+  settings: StepSettings,
+  instance: InstanceRecord,
+  call: { activityId: string; executionId: string },
+  variables: TypedVariables,
+  event: StepEvent,
+  jobs: JobMap,
+): Promise<ServiceResult> {
+  if (!(event.kind === 'external' && event.executionId === call.executionId)) return { kind: 'skipped' };
+  const { rows } = await settings.sql.query<{ variables: TypedVariables }>(
+    `delete from app_public.workflow_jobs j using app_private.workflow_external_completions c
+      where c.job_id = j.id and j.process_instance_id = $1 and j.execution_id = $2
+      returning c.variables`,
+    [instance.id, call.executionId],
+  );
+  if (!rows[0]) return { kind: 'skipped' };
+  Object.assign(variables, rows[0].variables);
+  jobs.delete(call.executionId);
+  return { kind: 'done', output: {} };
 }

@@ -396,7 +396,8 @@ class Step {
         await this.run();
         return true;
       }
-      case 'retry': {
+      case 'retry':
+      case 'external': {
         const service = this.executions.get(event.executionId);
         if (service && (this.node(service).type === 'bpmn:ServiceTask' || this.node(service).type === 'bpmn:SendTask')) {
           await this.callService(service, this.node(service));

@@ -182,6 +182,7 @@ export async function advanceLegacy(settings: StepSettings, def: DefinitionInfo,
   switch (event.kind) {
     case 'start':
     case 'retry':
+    case 'external':
       matched = true;
       break;
     case 'completeTask': {

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { withOwner, type Sql } from '../db/transaction';
 import { DefinitionCache, deploy, readWorkflowFiles, type DefinitionInfo } from './definitions';
 import { runStep, systemClock, type Clock, type StepEvent, type StepOutcome } from './engine';
+import type { JobKind } from './engine-common';
 import { DEFAULT_HANDLERS, type HandlerRegistry } from './handlers';
 import { matchesCorrelationKeys, typed, type TypedVariables } from './variables';
 import { invalidRequest, notFound } from './errors';
@@ -60,12 +61,12 @@ interface StoredStep {
   job_due: boolean;
   step: number;
   open_tasks: { id: string; executionId: string }[];
-  jobs: { executionId: string; kind: 'timer' | 'retry'; attempts: number }[];
+  jobs: { executionId: string; kind: JobKind; attempts: number }[];
 }
 
 interface ClaimedJob extends LockedInstance {
   job_id: string;
-  kind: 'timer' | 'retry';
+  kind: JobKind;
   execution_id: string;
 }
 

@@ -26,6 +26,7 @@ import {
   type CommandContext,
 } from './commands';
 import * as reads from './camunda-reads';
+import { registerCamundaSurface } from './rest-surface';
 import { caseIdsIn } from '../../domain/access-log';
 import { caseReadsOf } from '../integrity/access-log';
 import { parseOffsetDate } from './camunda-query';
@@ -68,7 +69,14 @@ async function caseOf(ctx: CommandContext, table: 'app_public.workflow_instances
   return rows.map((row) => row.case_id);
 }
 
+/** Camunda's engine-scoped paths: /engine/default/… is the same API (Sanad has one engine). */
+export const ENGINE_PREFIX = '/engine/default';
+
 export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool, host: WorkflowHost): Promise<void> {
+  for (const prefix of [WORKFLOW_REST_PREFIX, `${WORKFLOW_REST_PREFIX}${ENGINE_PREFIX}`]) await registerScope(app, pool, host, prefix);
+}
+
+async function registerScope(app: FastifyInstance, pool: pg.Pool, host: WorkflowHost, prefix: string): Promise<void> {
   await app.register(
     async (scope) => {
       scope.setErrorHandler((error: FastifyError | CamundaError, request: FastifyRequest, reply: FastifyReply) => {
@@ -103,7 +111,8 @@ export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool
       // Issue 30: the cases a read's answer names (tasks, instances, history) go to the access
       // log; the app-wide onSend hook writes them before the answer leaves.
       scope.addHook('preSerialization', async (request, _reply, payload) => {
-        if (request.method === 'GET' && request.identity?.userId) {
+        const read = request.method === 'GET' || request.routeOptions.config?.caseRead === true;
+        if (read && request.identity?.userId) {
           const cases = caseIdsIn(payload);
           if (cases.size > 0) caseReadsOf(request).add('workflow', 'tasks', cases);
         }
@@ -320,7 +329,9 @@ export async function registerWorkflowRoutes(app: FastifyInstance, pool: pg.Pool
           return reply.status(204).send();
         },
       );
+
+      registerCamundaSurface(scope, pool, host, inTransaction);
     },
-    { prefix: WORKFLOW_REST_PREFIX },
+    { prefix },
   );
 }
