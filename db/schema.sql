@@ -1310,6 +1310,26 @@ alter table app_public.case_consents enable row level security;
 comment on table app_public.case_consents is 'What a patient agreed to: version, language, text, time and identity confirmation.';
 grant select on table app_public.case_consents to sanad_user;
 
+-- table: app_public.case_engagement
+create table app_public.case_engagement (
+  case_id uuid not null,
+  last_activity_at timestamp with time zone not null,
+  last_from_patient_at timestamp with time zone,
+  last_to_patient_at timestamp with time zone,
+  waiting_since timestamp with time zone,
+  questionnaires_done integer default 0 not null,
+  worksheets_done integer default 0 not null,
+  state text default 'active'::text not null,
+  state_since timestamp with time zone default now() not null,
+  constraint case_engagement_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id) ON DELETE CASCADE,
+  constraint case_engagement_pkey PRIMARY KEY (case_id),
+  constraint engagement_state_known CHECK ((state = ANY (ARRAY['active'::text, 'inactive'::text, 'stalled'::text, 'lost'::text])))
+);
+alter table app_public.case_engagement enable row level security;
+comment on table app_public.case_engagement is 'A participant''s engagement, kept current by the database: last activity, completed questionnaires and worksheets, last message from and to the patient, and since when a patient message waits for an answer.';
+comment on column app_public.case_engagement.state is 'The last state the sweep recorded (a change opens an outreach task); the radar computes the current state from last_activity_at.';
+grant select on table app_public.case_engagement to sanad_user;
+
 -- table: app_public.case_erasures
 create table app_public.case_erasures (
   id uuid default gen_random_uuid() not null,
@@ -1939,6 +1959,22 @@ comment on table app_public.download_documents is '@behavior -*
 Documents offered on /downloads, one language each. Read and written through /api/downloads (docs/API.md).';
 grant delete, select on table app_public.download_documents to sanad_user;
 grant insert (content, content_type, file_name, locale, title) on table app_public.download_documents to sanad_user;
+
+-- table: app_public.engagement_settings
+create table app_public.engagement_settings (
+  id boolean default true not null,
+  inactive_days integer default 3 not null,
+  stalled_days integer default 14 not null,
+  lost_days integer default 21 not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint engagement_settings_id_check CHECK (id),
+  constraint engagement_settings_pkey PRIMARY KEY (id),
+  constraint engagement_thresholds_ordered CHECK (((inactive_days >= 1) AND (inactive_days < stalled_days) AND (stalled_days < lost_days) AND (lost_days <= 365)))
+);
+alter table app_public.engagement_settings enable row level security;
+comment on table app_public.engagement_settings is 'The engagement radar''s thresholds: days without activity before a participant counts as inactive, stalled or lost.';
+grant select on table app_public.engagement_settings to sanad_user;
+grant update (inactive_days, lost_days, stalled_days) on table app_public.engagement_settings to sanad_user;
 
 -- table: app_public.eurohis
 create table app_public.eurohis (
@@ -4883,6 +4919,9 @@ CREATE INDEX case_consents_user_idx ON app_public.case_consents USING btree (use
 -- index: app_public.case_consents_version_idx
 CREATE INDEX case_consents_version_idx ON app_public.case_consents USING btree (version_id);
 
+-- index: app_public.case_engagement_by_activity
+CREATE INDEX case_engagement_by_activity ON app_public.case_engagement USING btree (last_activity_at, case_id);
+
 -- index: app_public.case_erasures_case_idx
 CREATE INDEX case_erasures_case_idx ON app_public.case_erasures USING btree (case_id);
 
@@ -5194,6 +5233,9 @@ CREATE INDEX workflow_tasks_open_case_idx ON app_public.workflow_tasks USING btr
 
 -- index: app_public.workflow_tasks_open_due_idx
 CREATE INDEX workflow_tasks_open_due_idx ON app_public.workflow_tasks USING btree (due, created) WHERE (end_time IS NULL);
+
+-- index: app_public.workflow_tasks_open_patient_due
+CREATE INDEX workflow_tasks_open_patient_due ON app_public.workflow_tasks USING btree (case_id, due) WHERE ((end_time IS NULL) AND ('patients'::text = ANY (candidate_groups)));
 
 -- index: app_public.worksheet_feedback_case_idx
 CREATE INDEX worksheet_feedback_case_idx ON app_public.worksheet_feedback USING btree (case_id, published_at);
@@ -8414,6 +8456,185 @@ begin
 end;
 $function$;
 
+-- function: app_hidden.engagement_counts()
+CREATE OR REPLACE FUNCTION app_hidden.engagement_counts()
+ RETURNS TABLE(state text, participants integer)
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare s app_public.engagement_settings;
+begin
+  if not app_hidden.engagement_may_read() then
+    raise exception 'Only coordinators, therapists and supporters see the engagement radar.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  select * into s from app_public.engagement_settings;
+  return query
+  select app_hidden.engagement_state_for(now() - e.last_activity_at, s.inactive_days, s.stalled_days, s.lost_days), count(*)::int
+    from app_public.case_engagement e
+    join app_public.cases c on c.id = e.case_id and not c.is_dropout and c.stage not in ('finished', 'rejected')
+   group by 1;
+end;
+$function$;
+grant execute on function app_hidden.engagement_counts() to sanad_user;
+
+-- function: app_hidden.engagement_followed(case_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.engagement_followed(case_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select exists (
+    select 1 from app_public.cases c
+     where c.id = engagement_followed.case_id and not c.is_dropout and c.stage not in ('finished', 'rejected')
+       and exists (select 1 from app_public.case_members m where m.case_id = c.id and m.acts_as_patient)
+       and not exists (select 1 from app_public.case_withdrawals w where w.case_id = c.id))
+$function$;
+
+-- function: app_hidden.engagement_is_patient(case_id uuid, user_id uuid)
+CREATE OR REPLACE FUNCTION app_hidden.engagement_is_patient(case_id uuid, user_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select exists (select 1 from app_public.case_members m
+                  where m.case_id = engagement_is_patient.case_id and m.user_id = engagement_is_patient.user_id and m.acts_as_patient)
+$function$;
+
+-- function: app_hidden.engagement_may_read()
+CREATE OR REPLACE FUNCTION app_hidden.engagement_may_read()
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select coalesce((select u.is_coordinator_account or u.is_therapist_account or u.is_supporter_account
+                     from app_public.users u where u.id = app_public.current_user_id()), false)
+$function$;
+grant execute on function app_hidden.engagement_may_read() to sanad_user;
+
+-- function: app_hidden.engagement_note(case_id uuid, at timestamp with time zone, what text)
+CREATE OR REPLACE FUNCTION app_hidden.engagement_note(case_id uuid, at timestamp with time zone, what text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  insert into app_public.case_engagement (case_id, last_activity_at)
+  values (engagement_note.case_id, coalesce((select c.created_at from app_public.cases c where c.id = engagement_note.case_id), at))
+  on conflict do nothing;
+  update app_public.case_engagement e set
+    last_activity_at = case when what in ('from_patient', 'worksheet', 'questionnaire', 'task') then greatest(e.last_activity_at, at) else e.last_activity_at end,
+    last_from_patient_at = case when what = 'from_patient' then greatest(e.last_from_patient_at, at) else e.last_from_patient_at end,
+    waiting_since = case when what = 'from_patient' then coalesce(e.waiting_since, at)
+                         when what = 'to_patient' then null else e.waiting_since end,
+    last_to_patient_at = case when what = 'to_patient' then greatest(e.last_to_patient_at, at) else e.last_to_patient_at end,
+    worksheets_done = e.worksheets_done + (what = 'worksheet')::int,
+    questionnaires_done = e.questionnaires_done + (what = 'questionnaire')::int
+  where e.case_id = engagement_note.case_id;
+end;
+$function$;
+
+-- function: app_hidden.engagement_radar(page_size integer, page_offset integer)
+CREATE OR REPLACE FUNCTION app_hidden.engagement_radar(page_size integer, page_offset integer)
+ RETURNS TABLE(case_id uuid, title text, state text, last_activity_at timestamp with time zone, questionnaires_done integer, worksheets_done integer, questionnaires_overdue integer, worksheets_overdue integer, last_from_patient_at timestamp with time zone, last_to_patient_at timestamp with time zone, waiting_since timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare s app_public.engagement_settings;
+begin
+  if not app_hidden.engagement_may_read() then
+    raise exception 'Only coordinators, therapists and supporters see the engagement radar.' using errcode = '42501', hint = 'forbidden';
+  end if;
+  select * into s from app_public.engagement_settings;
+  return query
+  select e.case_id, c.title,
+         app_hidden.engagement_state_for(now() - e.last_activity_at, s.inactive_days, s.stalled_days, s.lost_days),
+         e.last_activity_at, e.questionnaires_done, e.worksheets_done,
+         coalesce(o.questionnaires, 0), coalesce(o.worksheets, 0),
+         e.last_from_patient_at, e.last_to_patient_at, e.waiting_since
+    from app_public.case_engagement e
+    join app_public.cases c on c.id = e.case_id and not c.is_dropout and c.stage not in ('finished', 'rejected')
+    left join lateral (
+      select count(*) filter (where w.task_definition_key <> 'worksheetTask')::int as questionnaires,
+             count(*) filter (where w.task_definition_key = 'worksheetTask')::int as worksheets
+        from app_public.workflow_tasks w
+       where w.case_id = e.case_id and w.end_time is null and 'patients' = any (w.candidate_groups) and w.due < now()) o on true
+   order by e.last_activity_at, e.case_id
+   limit least(greatest(page_size, 1), 200) offset greatest(page_offset, 0);
+end;
+$function$;
+grant execute on function app_hidden.engagement_radar(page_size integer, page_offset integer) to sanad_user;
+
+-- function: app_hidden.engagement_state_for(idle interval, inactive_days integer, stalled_days integer, lost_days integer)
+CREATE OR REPLACE FUNCTION app_hidden.engagement_state_for(idle interval, inactive_days integer, stalled_days integer, lost_days integer)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select case
+    when idle >= make_interval(days => lost_days) then 'lost'
+    when idle >= make_interval(days => stalled_days) then 'stalled'
+    when idle >= make_interval(days => inactive_days) then 'inactive'
+    else 'active'
+  end
+$function$;
+comment on function app_hidden.engagement_state_for(idle interval, inactive_days integer, stalled_days integer, lost_days integer) is 'Engagement state for a time without activity: lost, stalled, inactive (at or beyond each threshold in days) or active.';
+grant execute on function app_hidden.engagement_state_for(idle interval, inactive_days integer, stalled_days integer, lost_days integer) to sanad_user;
+
+-- function: app_hidden.engagement_sweep()
+CREATE OR REPLACE FUNCTION app_hidden.engagement_sweep()
+ RETURNS integer
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$ select app_hidden.engagement_sweep_at(pg_catalog.now()) $function$;
+grant execute on function app_hidden.engagement_sweep() to sanad_anonymous;
+grant execute on function app_hidden.engagement_sweep() to sanad_user;
+
+-- function: app_hidden.engagement_sweep_at(at timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_hidden.engagement_sweep_at(at timestamp with time zone)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  s app_public.engagement_settings;
+  changed record;
+  opened integer := 0;
+begin
+  select * into s from app_public.engagement_settings;
+  -- One sweep at a time, so two processes never open the same task twice.
+  perform pg_advisory_xact_lock(hashtext('sanad engagement sweep'));
+  for changed in
+    update app_public.case_engagement e
+       set state = app_hidden.engagement_state_for(at - e.last_activity_at, s.inactive_days, s.stalled_days, s.lost_days),
+           state_since = at
+     where e.state is distinct from app_hidden.engagement_state_for(at - e.last_activity_at, s.inactive_days, s.stalled_days, s.lost_days)
+       and app_hidden.engagement_followed(e.case_id)
+    returning e.case_id, e.state
+  loop
+    if changed.state <> 'active' then
+      perform app_hidden.request_workflow_start(changed.case_id, 'engagement', null, jsonb_build_object(
+        'engagementState', changed.state,
+        'outreachGroup', case
+          when exists (select 1 from app_public.case_members m where m.case_id = changed.case_id and m.acts_as_supporter) then 'supporters'
+          when exists (select 1 from app_public.case_members m where m.case_id = changed.case_id and m.acts_as_therapist) then 'therapists'
+          else 'coordinators' end));
+      opened := opened + 1;
+    end if;
+  end loop;
+  return opened;
+end;
+$function$;
+comment on function app_hidden.engagement_sweep_at(at timestamp with time zone) is 'Records each followed case''s engagement state as of the given time; each change to inactive, stalled or lost queues one outreach process. Returns how many it queued.';
+
 -- function: app_hidden.ensure_log_partitions(months_ahead integer)
 CREATE OR REPLACE FUNCTION app_hidden.ensure_log_partitions(months_ahead integer DEFAULT 12)
  RETURNS integer
@@ -11450,6 +11671,81 @@ begin
     raise exception 'A counselor is assigned on the case''s counseling panel.' using errcode = '42501', hint = 'counselor_through_command';
   end if;
   return case when tg_op = 'DELETE' then old else new end;
+end;
+$function$;
+
+-- function: app_hidden.tg_engagement_case()
+CREATE OR REPLACE FUNCTION app_hidden.tg_engagement_case()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  insert into app_public.case_engagement (case_id, last_activity_at, state_since) values (new.id, new.created_at, new.created_at)
+  on conflict do nothing;
+  return null;
+end;
+$function$;
+
+-- function: app_hidden.tg_engagement_measurement()
+CREATE OR REPLACE FUNCTION app_hidden.tg_engagement_measurement()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  perform app_hidden.engagement_note(new.case_id, new.completed_at, 'questionnaire');
+  return null;
+end;
+$function$;
+
+-- function: app_hidden.tg_engagement_message()
+CREATE OR REPLACE FUNCTION app_hidden.tg_engagement_message()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if new.sent_at is null or (tg_op = 'UPDATE' and old.sent_at is not null) then return null; end if;
+  if new.sender_id is not null and app_hidden.engagement_is_patient(new.case_id, new.sender_id) then
+    perform app_hidden.engagement_note(new.case_id, new.sent_at, 'from_patient');
+  elsif new.to_patients then
+    perform app_hidden.engagement_note(new.case_id, new.sent_at, 'to_patient');
+  end if;
+  return null;
+end;
+$function$;
+
+-- function: app_hidden.tg_engagement_task()
+CREATE OR REPLACE FUNCTION app_hidden.tg_engagement_task()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if new.end_time is not null and old.end_time is null and new.completed_by is not null
+     and app_hidden.engagement_is_patient(new.case_id, new.completed_by) then
+    perform app_hidden.engagement_note(new.case_id, new.end_time, 'task');
+  end if;
+  return null;
+end;
+$function$;
+
+-- function: app_hidden.tg_engagement_worksheet()
+CREATE OR REPLACE FUNCTION app_hidden.tg_engagement_worksheet()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+begin
+  if new.published_at is null or (tg_op = 'UPDATE' and old.published_at is not null) then return null; end if;
+  perform app_hidden.engagement_note(new.case_id, new.published_at, 'worksheet');
+  return null;
 end;
 $function$;
 
@@ -14948,6 +15244,10 @@ create policy select_coordinator on app_public.case_anonymizations as permissive
 create policy select_case on app_public.case_consents as permissive for select to sanad_user
   using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (case_id IN ( SELECT app_hidden.my_case_ids() AS my_case_ids))));
 
+-- policy: app_public.case_engagement case_engagement_read
+create policy case_engagement_read on app_public.case_engagement as permissive for select to sanad_user
+  using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (case_id IN ( SELECT app_hidden.my_case_ids_as('therapist'::text) AS my_case_ids_as)) OR (case_id IN ( SELECT app_hidden.my_case_ids_as('supporter'::text) AS my_case_ids_as))));
+
 -- policy: app_public.case_erasures select_staff
 create policy select_staff on app_public.case_erasures as permissive for select to sanad_user
   using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR (( SELECT app_hidden.is_staff() AS is_staff) AND (case_id IN ( SELECT app_hidden.my_case_ids() AS my_case_ids)))));
@@ -15210,6 +15510,15 @@ create policy insert_coordinator on app_public.download_documents as permissive 
 
 -- policy: app_public.download_documents select_signed_in
 create policy select_signed_in on app_public.download_documents as permissive for select to sanad_user
+  using (true);
+
+-- policy: app_public.engagement_settings engagement_settings_coordinators
+create policy engagement_settings_coordinators on app_public.engagement_settings as permissive for update to sanad_user
+  using (( SELECT app_hidden.is_coordinator() AS is_coordinator))
+  with check (( SELECT app_hidden.is_coordinator() AS is_coordinator));
+
+-- policy: app_public.engagement_settings engagement_settings_read
+create policy engagement_settings_read on app_public.engagement_settings as permissive for select to sanad_user
   using (true);
 
 -- policy: app_public.eurohis delete_filler
@@ -16078,6 +16387,9 @@ CREATE TRIGGER _990_chain BEFORE INSERT ON app_private.account_log_y2027m11 FOR 
 -- trigger: app_private.interview_mail_queue _050_contact_stopped
 CREATE TRIGGER _050_contact_stopped BEFORE INSERT ON app_private.interview_mail_queue FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_mail_contact_stopped();
 
+-- trigger: app_private.measurement_completions _900_engagement
+CREATE TRIGGER _900_engagement AFTER INSERT ON app_private.measurement_completions FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_engagement_measurement();
+
 -- trigger: app_private.notification_queue _050_contact_stopped
 CREATE TRIGGER _050_contact_stopped BEFORE INSERT ON app_private.notification_queue FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_mail_contact_stopped();
 
@@ -16204,6 +16516,9 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.case_messages FO
 -- trigger: app_public.case_messages _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.case_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!subject', '!body');
 
+-- trigger: app_public.case_messages _900_engagement
+CREATE TRIGGER _900_engagement AFTER INSERT OR UPDATE OF sent_at ON app_public.case_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_engagement_message();
+
 -- trigger: app_public.case_suicide_calls _100_set_updated_at
 CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.case_suicide_calls FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
@@ -16237,6 +16552,9 @@ CREATE TRIGGER _850_anonymization AFTER INSERT OR UPDATE OF stage ON app_public.
 -- trigger: app_public.cases _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.cases FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('id', 'search_text');
 
+-- trigger: app_public.cases _900_engagement
+CREATE TRIGGER _900_engagement AFTER INSERT ON app_public.cases FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_engagement_case();
+
 -- trigger: app_public.cbt_activities _040_stage_gate
 CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.cbt_activities FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_worksheet_stage_gate();
 
@@ -16254,6 +16572,9 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.cbt_activities F
 
 -- trigger: app_public.cbt_activities _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.cbt_activities FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!activities');
+
+-- trigger: app_public.cbt_activities _900_engagement
+CREATE TRIGGER _900_engagement AFTER INSERT OR UPDATE OF published_at ON app_public.cbt_activities FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_engagement_worksheet();
 
 -- trigger: app_public.cbt_reframings _040_stage_gate
 CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.cbt_reframings FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_worksheet_stage_gate();
@@ -16273,6 +16594,9 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.cbt_reframings F
 -- trigger: app_public.cbt_reframings _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.cbt_reframings FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!negative_thought', '!healthy_thought');
 
+-- trigger: app_public.cbt_reframings _900_engagement
+CREATE TRIGGER _900_engagement AFTER INSERT OR UPDATE OF published_at ON app_public.cbt_reframings FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_engagement_worksheet();
+
 -- trigger: app_public.cbt_thoughts _040_stage_gate
 CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.cbt_thoughts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_worksheet_stage_gate();
 
@@ -16290,6 +16614,9 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.cbt_thoughts FOR
 
 -- trigger: app_public.cbt_thoughts _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.cbt_thoughts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!situation', '!automatic_thought', '!cognitive_biases', '!alternative_thought');
+
+-- trigger: app_public.cbt_thoughts _900_engagement
+CREATE TRIGGER _900_engagement AFTER INSERT OR UPDATE OF published_at ON app_public.cbt_thoughts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_engagement_worksheet();
 
 -- trigger: app_public.cdrisk10 _050_needs_consent
 CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.cdrisk10 FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
@@ -16356,6 +16683,9 @@ CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.disclosure FOR EA
 
 -- trigger: app_public.disclosure _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.disclosure FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.engagement_settings _100_timestamps
+CREATE TRIGGER _100_timestamps BEFORE UPDATE ON app_public.engagement_settings FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_set_updated_at();
 
 -- trigger: app_public.eurohis _050_needs_consent
 CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.eurohis FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
@@ -16486,6 +16816,9 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.ipt_conflicts FO
 -- trigger: app_public.ipt_conflicts _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.ipt_conflicts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!conflict', '!need_or_aim', '!importance');
 
+-- trigger: app_public.ipt_conflicts _900_engagement
+CREATE TRIGGER _900_engagement AFTER INSERT OR UPDATE OF published_at ON app_public.ipt_conflicts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_engagement_worksheet();
+
 -- trigger: app_public.ipt_relationships _040_stage_gate
 CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.ipt_relationships FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_worksheet_stage_gate();
 
@@ -16504,6 +16837,9 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.ipt_relationship
 -- trigger: app_public.ipt_relationships _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.ipt_relationships FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!person', '!need_or_expectation', '!barrier');
 
+-- trigger: app_public.ipt_relationships _900_engagement
+CREATE TRIGGER _900_engagement AFTER INSERT OR UPDATE OF published_at ON app_public.ipt_relationships FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_engagement_worksheet();
+
 -- trigger: app_public.ipt_situations _040_stage_gate
 CREATE TRIGGER _040_stage_gate BEFORE INSERT OR UPDATE ON app_public.ipt_situations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_worksheet_stage_gate();
 
@@ -16521,6 +16857,9 @@ CREATE TRIGGER _850_notify AFTER INSERT OR UPDATE ON app_public.ipt_situations F
 
 -- trigger: app_public.ipt_situations _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.ipt_situations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', '!situation', '!barrier', '!alternative_strategy', '!result');
+
+-- trigger: app_public.ipt_situations _900_engagement
+CREATE TRIGGER _900_engagement AFTER INSERT OR UPDATE OF published_at ON app_public.ipt_situations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_engagement_worksheet();
 
 -- trigger: app_public.itq _050_needs_consent
 CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.itq FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();
@@ -16776,6 +17115,9 @@ CREATE TRIGGER _500_safety_task_completed AFTER UPDATE OF end_time ON app_public
 
 -- trigger: app_public.workflow_tasks _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.workflow_tasks FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id');
+
+-- trigger: app_public.workflow_tasks _900_engagement
+CREATE TRIGGER _900_engagement AFTER UPDATE OF end_time ON app_public.workflow_tasks FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_engagement_task();
 
 -- trigger: app_public.worksheet_feedback _040_entry
 CREATE TRIGGER _040_entry BEFORE INSERT OR UPDATE ON app_public.worksheet_feedback FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_worksheet_feedback_entry();

@@ -49,6 +49,8 @@ import { registerDownloadRoutes } from './downloads/routes';
 import { registerOwnDataRoutes } from './own-data/routes';
 import { registerConsentRoutes } from './consent/routes';
 import { registerWithdrawalRoutes } from './withdrawal/routes';
+import { registerEngagementRoutes } from './engagement/routes';
+import { startEngagementSweep } from './engagement/service';
 import { registerRetentionRoutes } from './retention/routes';
 import { startRetentionJob } from './retention/service';
 import { registerWebApp, wantsPage } from './web/static';
@@ -257,6 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerOwnDataRoutes(app, db.pool);
   registerConsentRoutes(app, db.pool);
   registerWithdrawalRoutes(app, db.pool);
+  registerEngagementRoutes(app, db.pool);
   registerRetentionRoutes(app, db.pool);
   await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
 
@@ -304,6 +307,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   // Interview report mails (outcome note, re-registration invitation) share the interval too.
   const reportMails =
     config.notificationIntervalMs > 0 ? startReportMailWorker({ pool: db.pool, config, mailer, log: logger }, config.notificationIntervalMs, availability) : undefined;
+  const engagementSweep = config.engagementSweepIntervalMs > 0 ? startEngagementSweep(db.pool, logger, config.engagementSweepIntervalMs, availability) : undefined;
   const retentionJob = config.retentionCheckIntervalMs > 0 ? startRetentionJob(db.pool, logger, config.retentionCheckIntervalMs, availability) : undefined;
   // Expired Idempotency-Keys are forgotten every 10 minutes (beside the scheduler: not in tests).
   const idempotencySweep = config.workflowIntervalMs > 0 ? startPeriodic('idempotency key sweep', 600_000, logger, () => sweepIdempotencyKeys(db.pool), availability) : undefined;
@@ -321,7 +325,7 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
     async close() {
       draining = true;
       // Requests and the workers' current runs finish side by side; nothing new starts.
-      await Promise.all([app.close(), workflowScheduler?.stop(), notifications?.stop(), interviewMails?.stop(), reportMails?.stop(), retentionJob?.stop(), idempotencySweep?.stop()]);
+      await Promise.all([app.close(), workflowScheduler?.stop(), notifications?.stop(), interviewMails?.stop(), reportMails?.stop(), retentionJob?.stop(), idempotencySweep?.stop(), engagementSweep?.stop()]);
       await background.idle();
       await availability.stop();
       await graphql.release();

@@ -88,6 +88,8 @@ export interface Config {
   workflowIntervalMs: number;
   /** How often the retention job checks whether today's run is done (0: never, e.g. in tests; issue 31). */
   retentionCheckIntervalMs: number;
+  /** How often the engagement sweep records state changes and opens outreach tasks (0: never, e.g. in tests; issue 32). */
+  engagementSweepIntervalMs: number;
   /** Attempts of a failing service-task handler before its job is marked failed. */
   workflowMaxAttempts: number;
   /** First retry delay of a failing handler or outbox message; it doubles per attempt. */
@@ -280,6 +282,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     notificationIntervalMs: intSetting(env, 'NOTIFICATION_INTERVAL_MS', nodeEnv === 'test' ? 0 : 5000, 0),
     workflowIntervalMs: intSetting(env, 'WORKFLOW_INTERVAL_MS', nodeEnv === 'test' ? 0 : 1000, 0),
     retentionCheckIntervalMs: intSetting(env, 'RETENTION_CHECK_INTERVAL_MS', nodeEnv === 'test' ? 0 : 3_600_000, 0),
+    engagementSweepIntervalMs: intSetting(env, 'ENGAGEMENT_SWEEP_INTERVAL_MS', nodeEnv === 'test' ? 0 : 900_000, 0),
     workflowMaxAttempts: intSetting(env, 'WORKFLOW_MAX_ATTEMPTS', 5, 1),
     workflowRetrySeconds: intSetting(env, 'WORKFLOW_RETRY_SECONDS', 30, 0),
     workflowsDir: path.resolve(env.WORKFLOWS_DIR || repoPath('workflows')),
