@@ -22,6 +22,7 @@ import type pg from 'pg';
 import { checkAllocation, generateTickets, parseAllocationTable, type Ticket } from '../../domain/randomization';
 import { consortFlow, participantCells, PARTICIPANT_COLUMNS, type Participant } from '../../domain/consort';
 import { toCsv, type Cell } from '../../domain/instruments/export';
+import { ARM_USAGE_COLUMNS, armUsageRows, EXPOSURE_COLUMNS, USAGE_COLUMNS, usageCells, type UsageRow } from '../../domain/ehealth';
 import { withUser, type Sql } from '../db/transaction';
 import { badRequest, conflict, forbidden, HttpError, notFound, refusalError, unauthorized } from '../http/errors';
 import { completeTask } from '../workflow/commands';
@@ -188,6 +189,30 @@ async function readParticipants(sql: Sql): Promise<Participant[]> {
   }));
 }
 
+/** Usage per randomized participant (0295), times as UTC ISO text. */
+async function readUsage(sql: Sql): Promise<UsageRow[]> {
+  const { rows } = await sql.query<Record<string, unknown>>(
+    `select case_id, treatment, to_char(randomized_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as randomized_at,
+            sign_ins::int, worksheets_filled::int, letters_sent::int, letters_read::int, messages_from_participant::int,
+            messages_to_participant::int, messages_from_therapists::int,
+            to_char(last_activity_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as last_activity_at
+       from app_public.trial_usage()`,
+  );
+  return rows.map((r) => ({
+    caseId: r.case_id as string,
+    treatment: r.treatment as string,
+    randomizedAt: r.randomized_at as string,
+    signIns: r.sign_ins as number,
+    worksheetsFilled: r.worksheets_filled as number,
+    lettersSent: r.letters_sent as number,
+    lettersRead: r.letters_read as number,
+    messagesFromParticipant: r.messages_from_participant as number,
+    messagesToParticipant: r.messages_to_participant as number,
+    messagesFromTherapists: r.messages_from_therapists as number,
+    lastActivityAt: (r.last_activity_at as string | null) ?? null,
+  }));
+}
+
 async function armOrder(sql: Sql): Promise<string[]> {
   const { rows } = await sql.query<{ summary: { arms?: { code: string }[] } | null }>('select app_public.allocation_summary() as summary');
   return rows[0]?.summary?.arms?.map((a) => a.code) ?? [];
@@ -334,6 +359,35 @@ export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool, host: W
     caseReadsOf(request).add('export', 'trial', participants.map((participant) => participant.caseId));
     const day = new Date().toISOString().slice(0, 10);
     return sendCsv(reply, `sanad-participants-${day}.csv`, toCsv(PARTICIPANT_COLUMNS, participants.map(participantCells)));
+  });
+
+  // Issue 33: the CONSORT-EHEALTH pack — usage per participant, usage and attrition per arm,
+  // the content versions each participant was sent (coordinators; 0295 checks it again).
+  app.get('/api/trial/usage.csv', async (request, reply) => {
+    const usage = await run(pool, request, readUsage);
+    caseReadsOf(request).add('export', 'trial', usage.map((row) => row.caseId));
+    return sendCsv(reply, `sanad-usage-${new Date().toISOString().slice(0, 10)}.csv`, toCsv(USAGE_COLUMNS, usage.map(usageCells)));
+  });
+
+  app.get('/api/trial/usage-by-arm.csv', async (request, reply) => {
+    const { usage, flow } = await run(pool, request, async (sql) => ({ usage: await readUsage(sql), flow: consortFlow(await readParticipants(sql), await armOrder(sql)) }));
+    caseReadsOf(request).add('export', 'trial', usage.map((row) => row.caseId));
+    return sendCsv(reply, `sanad-usage-by-arm-${new Date().toISOString().slice(0, 10)}.csv`, toCsv(ARM_USAGE_COLUMNS, armUsageRows(flow.arms, usage)));
+  });
+
+  app.get('/api/trial/exposure.csv', async (request, reply) => {
+    const rows = await run(pool, request, async (sql) =>
+      (
+        await sql.query<Record<string, string | number | null>>(
+          `select case_id, treatment, kind, template_id, template_version,
+                  to_char(sent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as sent_at,
+                  to_char(read_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as read_at
+             from app_public.trial_content_exposure()`,
+        )
+      ).rows,
+    );
+    caseReadsOf(request).add('export', 'trial', [...new Set(rows.map((row) => String(row.case_id)))]);
+    return sendCsv(reply, `sanad-exposure-${new Date().toISOString().slice(0, 10)}.csv`, toCsv(EXPOSURE_COLUMNS, rows.map((row) => EXPOSURE_COLUMNS.map((c) => row[c] ?? null))));
   });
 
   // Issue 27 item 3: every out-of-arm send with its reason, the contamination export (coordinators).
