@@ -179,6 +179,16 @@ const CHECKS_BY_KIND: Record<'not_a_choice' | 'text_length' | 'out_of_range', st
 
 for (const [kind, names] of Object.entries(CHECKS_BY_KIND)) for (const name of names) BY_CONSTRAINT[name] ??= kind as RefusalCode;
 
+// The Camunda worker surface (0280) and the engagement thresholds (0290).
+Object.assign(BY_CONSTRAINT, {
+  workflow_external_topics_topic: 'format_invalid',
+  workflow_jobs_worker_id: 'text_length',
+  workflow_jobs_retries: 'out_of_range',
+  workflow_jobs_external_topic: 'values_inconsistent',
+  workflow_external_completions_variables: 'invalid_value',
+  engagement_thresholds_ordered: 'values_inconsistent',
+} satisfies Record<string, RefusalCode>);
+
 /** Names by their ending: the naming rules of db/CONVENTIONS.md and the SQL generators. */
 const BY_SUFFIX: [RegExp, RefusalCode][] = [
   [/_on_scale$/, 'answer_out_of_range'], // questionnaire items (generated, 0009/0016)
