@@ -6,6 +6,7 @@ import { safeReturnTo } from '../../../domain/routes';
 import { currentLocale } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { Alert, Page, TextField } from '../../ui/ui';
+import { referenceText } from '../../ui/ErrorAlert';
 
 function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -50,7 +51,7 @@ function FailedLogin() {
         </Alert>
       );
     default:
-      return <Alert kind="error">{t(`errorCodes.${failedLogin.code}`, { defaultValue: t('errorCodes.unknown') })}</Alert>;
+      return <Alert kind="error">{t(`errorCodes.${failedLogin.code}`, { defaultValue: t('errorCodes.unknown') }) + referenceText(t, failedLogin)}</Alert>;
   }
 }
 
