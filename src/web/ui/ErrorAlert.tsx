@@ -11,7 +11,17 @@ import { Alert } from './ui';
  */
 export function errorText(t: TFunction, error: unknown): string {
   if (!(error instanceof ApiError)) return t('errorCodes.unknown');
-  return t(refusalKeys(errorKey(error)), { defaultValue: t('errorCodes.unknown') });
+  return t(refusalKeys(errorKey(error)), { defaultValue: t('errorCodes.unknown') }) + referenceText(t, error);
+}
+
+/**
+ * Issue 28: a failure on the server's side names its request (`requestId` of a 5xx answer), for
+ * the person to quote to the clinic: " Reference …", or "" for other errors. The id is isolated
+ * (U+2068…U+2069) so its hyphens keep their order in Arabic.
+ */
+export function referenceText(t: TFunction, error: ApiError): string {
+  const id = error.status >= 500 && typeof error.body.requestId === 'string' ? error.body.requestId : undefined;
+  return id ? ` ${t('ops.reference', { id: `\u2068${id}\u2069` })}` : '';
 }
 
 /**
@@ -22,18 +32,9 @@ export function errorText(t: TFunction, error: unknown): string {
 export function ErrorAlert({ error, focusOnShow = false }: { error: ApiError | null; focusOnShow?: boolean }) {
   const { t } = useTranslation();
   if (!error) return null;
-  // Issue 28: a failure on the server's side names its request, for the person to quote.
-  const reference = error.status >= 500 && typeof error.body.requestId === 'string' ? error.body.requestId : undefined;
   return (
     <Alert kind="error" focusOnShow={focusOnShow} focusKey={error}>
       {errorText(t, error)}
-      {reference && (
-        <>
-          {' '}
-          {/* The id isolated (U+2068…U+2069), so its hyphens keep their order in Arabic. */}
-          <span>{t('ops.reference', { id: `\u2068${reference}\u2069` })}</span>
-        </>
-      )}
     </Alert>
   );
 }

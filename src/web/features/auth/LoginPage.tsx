@@ -5,6 +5,7 @@ import { useClock } from '../../ui/useClock';
 import { safeReturnTo } from '../../../domain/routes';
 import { useSession } from '../../session/session';
 import { Alert, Page, TextField } from '../../ui/ui';
+import { referenceText } from '../../ui/ErrorAlert';
 
 /** Why the last sign-in failed, in words a person can act on (issue: wrong, locked, unconfirmed). */
 function FailedLogin() {
@@ -46,7 +47,7 @@ function FailedLogin() {
         </Alert>
       );
     default:
-      return <Alert kind="error">{t(`errorCodes.${failedLogin.code}`, { defaultValue: t('errorCodes.unknown') })}</Alert>;
+      return <Alert kind="error">{t(`errorCodes.${failedLogin.code}`, { defaultValue: t('errorCodes.unknown') }) + referenceText(t, failedLogin)}</Alert>;
   }
 }
 
