@@ -7,7 +7,7 @@
  */
 
 const SLOT = 'timeSlot { start { value inclusive } end { value inclusive } }';
-const BOOKING = 'id caseId offerId canceled canceledAt createdAt interviewee { id username gender timeZone }';
+const BOOKING = 'id caseId offerId canceled canceledAt createdAt interviewee { id username gender }';
 const OFFER = `id interviewerId canceled canceledAt externalLink hasTakenPlace ${SLOT} interviewer { id username gender }
   activeBookings { nodes { ${BOOKING} } }` as const;
 

@@ -44,6 +44,16 @@ describe('workflow variables on task pages', () => {
     }
   });
 
+  it('every BPMN model has a translated name in ar, de and en (never its id on a screen)', () => {
+    const ids = fs.readdirSync(WORKFLOWS).filter((f) => f.endsWith('.bpmn')).flatMap((file) =>
+      [...fs.readFileSync(path.join(WORKFLOWS, file), 'utf8').matchAll(/<(?:bpmn:)?process id="([A-Za-z0-9_-]+)"/g)].map((m) => m[1]!),
+    );
+    expect(ids.length).toBeGreaterThanOrEqual(5);
+    for (const [lang, catalog] of Object.entries({ en, de, ar }) as [string, any][]) {
+      expect(ids.filter((id) => !catalog.careteam?.processes?.[id]).map((id) => `${lang}: ${id}`)).toEqual([]);
+    }
+  });
+
   it('reads ISO durations as words, never as P14D', () => {
     expect(durationParts('P14D')).toEqual([{ unit: 'day', amount: 14 }]);
     expect(durationParts('P1Y2M')).toEqual([{ unit: 'year', amount: 1 }, { unit: 'month', amount: 2 }]);

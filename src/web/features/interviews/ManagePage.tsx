@@ -12,7 +12,6 @@ import { dayKey, fromLocalInput, toLocalInput } from '../../../domain/format';
 import { classifyOffers, isJoinable, workflowMessageAfter, type InterviewAction } from '../../../domain/interviews';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
-import { clockFor } from '../../ui/clock';
 import { useConfirm } from '../../ui/confirm';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, Page, SelectField, Spinner, TextField } from '../../ui/ui';
@@ -345,13 +344,9 @@ function OfferItem({ offer, me, now, actions }: { offer: Offer; me: string; now:
   const upcoming = offer.timeSlot.start > now;
   const booking = offer.activeBookings[0];
   const when = clock.slot(offer.timeSlot.start, offer.timeSlot.end);
-  const patientZone = booking?.interviewee?.timeZone;
   return (
     <li className={`card offer${offer.canceled ? ' offer--canceled' : ''}${isJoinable(offer.timeSlot, now) ? ' offer--soon' : ''}`}>
       <p className="offer__time">{when}</p>
-      {!offer.canceled && booking && clock.differsFor(offer.timeSlot.start, patientZone) ? (
-        <p className="muted">{t('careteam.interviews.patientTime', { time: clockFor(patientZone, clock.locale).slot(offer.timeSlot.start, offer.timeSlot.end) })}</p>
-      ) : null}
       <p className="offer__status">
         {offer.canceled ? (
           t('interviews.status.canceled')

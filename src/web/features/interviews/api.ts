@@ -20,8 +20,6 @@ export interface InterviewPerson {
   id: string;
   username: string;
   gender: Gender | null;
-  /** The person's profile zone (a patient's): their own time is named beside the interviewer's. */
-  timeZone?: string | null;
 }
 
 export interface Booking {

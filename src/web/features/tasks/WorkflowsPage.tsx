@@ -8,6 +8,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { currentTrial, type RunningProcess } from '../../../domain/workflow-reads';
 import { homeKind } from '../../../domain/navigation';
 import { accountFlags } from '../../session/profile';
@@ -60,9 +61,8 @@ function Processes({ processes }: { processes: RunningProcess[] }) {
         <ul className="case-cards">
           {others.map((process) => (
             <li key={process.id} className="card card--flat">
-              <h3 className="case-cards__title" dir="ltr">
-                {process.business_key ?? String(process.definition_key ?? '')}
-              </h3>
+              {/* The process by its translated name, never its business key (an id) or model id (issue 26). */}
+              <h3 className="case-cards__title">{processName(t, process.definition_key)}</h3>
               <ProcessFacts process={process} />
             </li>
           ))}
@@ -151,4 +151,10 @@ function StaffWorkflows() {
       {log.entries ? <TaskLog entries={log.entries} /> : null}
     </Page>
   );
+}
+
+/** A workflow model by its name in the person's language ("safety" → "Safety follow-up"). */
+export function processName(t: TFunction, definitionKey: unknown): string {
+  const key = typeof definitionKey === 'string' ? definitionKey : '';
+  return t(`careteam.processes.${key}`, { defaultValue: t('careteam.processes.other') });
 }
