@@ -215,7 +215,7 @@ async function isExternalTopic(sql: StepSettings['sql'], topic: string): Promise
     text: 'select exists (select 1 from app_private.workflow_external_topics where topic = $1) as external',
     values: [topic],
   });
-  return rows[0]!.external;
+  return rows[0]?.external === true;
 }
 
 /**

@@ -510,7 +510,7 @@ describe('interpreter and bpmn-engine agree on message and signal delivery', () 
     expect([...seen]).toEqual(expect.arrayContaining(['taskA', 'taskB', 'taskC', 'goTask', 't1', 't2', 'nudgeTask', 'afterA', 'afterNot']));
   }, 60_000);
 
-  it('a message and a signal each reach the first waiting catcher in document order, one per call', async () => {
+  it('a message reaches the first waiting catcher in document order, one per call; a signal reaches every catcher at once', async () => {
     const def = await model(`
       <intermediateCatchEvent id="first"><messageEventDefinition messageRef="M_go" /></intermediateCatchEvent>
       <intermediateCatchEvent id="second"><messageEventDefinition messageRef="M_go" /></intermediateCatchEvent>
@@ -529,10 +529,11 @@ describe('interpreter and bpmn-engine agree on message and signal delivery', () 
     await pair.apply({ message: 'go', variables: { n: { value: 1, type: 'Integer' } } });
     await pair.apply({ message: 'go', variables: { n: { value: 2, type: 'Integer' } } });
     await pair.apply({ message: 'go' });
-    for (let round = 0; round < 4; round += 1) {
-      const signal = [await pair.legacy.step({ kind: 'signal', signalName: 'all', variables: {} }), await pair.interpreter.step({ kind: 'signal', signalName: 'all', variables: {} })];
-      expect(pair.interpreter.snapshot(signal[1]!.matched), `signal ${round + 1}`).toEqual(pair.legacy.snapshot(signal[0]!.matched));
-    }
+    // bpmn-engine delivered a signal to one catcher per call; BPMN broadcasts it (issue 29), so
+    // the interpreter alone is asked here: one signal moves sig1, sig2 and the task's boundary.
+    const signal = await pair.interpreter.step({ kind: 'signal', signalName: 'all', variables: {} });
+    expect(signal!.matched).toBe(true);
+    expect(await pair.interpreter.step({ kind: 'signal', signalName: 'all', variables: {} })).toMatchObject({ matched: false });
     expect(pair.interpreter.waiting.map((w) => w.id).sort()).toEqual(['afterBoundary', 'afterFirst', 'afterSecond', 'afterSig', 'afterSig2', 'task']);
   });
 });

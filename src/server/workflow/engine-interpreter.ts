@@ -381,11 +381,13 @@ class Step {
       case 'message':
         return this.applyMessage(event.messageName, event.variables);
       case 'signal': {
-        // As bpmn-engine delivered it: the first waiting catcher of the instance takes the signal.
-        const [catcher] = this.catchers('signal', event.signalName);
-        if (!catcher || !this.def.signalIds.has(event.signalName)) return false;
+        // BPMN 2.0 (10.5.1) and Camunda: a signal is broadcast, so every catcher of the instance
+        // that waits when it arrives receives it, in document order (one that an earlier
+        // catcher's interruption ended no longer waits).
+        const catchers = this.catchers('signal', event.signalName);
+        if (catchers.length === 0 || !this.def.signalIds.has(event.signalName)) return false;
         this.merge(event.variables);
-        this.trigger(catcher);
+        for (const catcher of catchers) if (this.executions.has(catcher.id)) this.trigger(catcher);
         await this.run();
         return true;
       }

@@ -69,7 +69,7 @@ export function parseFetch(body: Record<string, unknown> | null | undefined): Fe
     const topicName = text(topic.topicName, `topics[${index}].topicName`)!;
     const lockDuration = wholeNumber(topic.lockDuration, `topics[${index}].lockDuration`, null);
     if (lockDuration === null || lockDuration === 0) throw invalidRequest(`topics[${index}].lockDuration must be a positive number of milliseconds.`);
-    for (const unsupported of ['tenantIdIn', 'processDefinitionIdIn', 'processDefinitionKeyIn', 'processDefinitionVersionTag', 'processVariables']) {
+    for (const unsupported of ['tenantIdIn', 'processDefinitionId', 'processDefinitionIdIn', 'processDefinitionKeyIn', 'processDefinitionVersionTag', 'processVariables']) {
       const value = topic[unsupported];
       if (value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0) && !(typeof value === 'object' && Object.keys(value).length === 0)) {
         throw invalidRequest(`topics[${index}].${unsupported} is not supported by this server.`);

@@ -119,6 +119,14 @@ async function registerScope(app: FastifyInstance, pool: pg.Pool, host: Workflow
         return payload;
       });
 
+      // Camunda answers `Content-Type: application/json` without a charset (JSON is UTF-8 by
+      // definition), and camunda-external-task-client-js parses a body only on that exact type.
+      scope.addHook('onSend', async (_request, reply, payload) => {
+        const type = reply.getHeader('content-type');
+        if (typeof type === 'string' && type.startsWith('application/json;')) reply.header('content-type', 'application/json');
+        return payload;
+      });
+
       /** One transaction as the request role; the command or read decides the rest. */
       const inTransaction = <T>(request: FastifyRequest, fn: (ctx: CommandContext) => Promise<T>) => {
         const user = userId(request);

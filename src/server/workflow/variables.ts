@@ -81,7 +81,8 @@ export function parseTypedVariables(input: unknown, what = 'variables'): TypedVa
       throw invalid(`Variable '${name}' must be an object {value, type}.`);
     }
     const { value, type: rawType } = raw as { value?: unknown; type?: unknown };
-    const type = rawType === undefined ? inferType(value) : rawType;
+    // Camunda reads type names with either first letter ("string" and "String"); its clients send both.
+    const type = rawType === undefined ? inferType(value) : typeof rawType === 'string' ? rawType.charAt(0).toUpperCase() + rawType.slice(1) : rawType;
     if (typeof type !== 'string' || !TYPES.has(type)) {
       throw invalid(`Variable '${name}' has the unsupported type '${String(rawType)}'; use String, Boolean, Integer, Long, Double, Date, Json or Null.`);
     }
