@@ -8540,7 +8540,7 @@ $function$;
 
 -- function: app_hidden.engagement_radar(page_size integer, page_offset integer)
 CREATE OR REPLACE FUNCTION app_hidden.engagement_radar(page_size integer, page_offset integer)
- RETURNS TABLE(case_id uuid, title text, state text, last_activity_at timestamp with time zone, questionnaires_done integer, worksheets_done integer, questionnaires_overdue integer, worksheets_overdue integer, last_from_patient_at timestamp with time zone, last_to_patient_at timestamp with time zone, waiting_since timestamp with time zone)
+ RETURNS TABLE(case_id uuid, short_id text, patient_alias text, state text, last_activity_at timestamp with time zone, questionnaires_done integer, worksheets_done integer, questionnaires_overdue integer, worksheets_overdue integer, last_from_patient_at timestamp with time zone, last_to_patient_at timestamp with time zone, waiting_since timestamp with time zone)
  LANGUAGE plpgsql
  STABLE
  SET search_path TO 'pg_catalog'
@@ -8552,7 +8552,7 @@ begin
   end if;
   select * into s from app_public.engagement_settings;
   return query
-  select e.case_id, c.title,
+  select e.case_id, app_public.cases_short_id(c), (app_public.cases_patient(c)).alias,
          app_hidden.engagement_state_for(now() - e.last_activity_at, s.inactive_days, s.stalled_days, s.lost_days),
          e.last_activity_at, e.questionnaires_done, e.worksheets_done,
          coalesce(o.questionnaires, 0), coalesce(o.worksheets, 0),

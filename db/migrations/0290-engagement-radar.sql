@@ -275,7 +275,7 @@ grant execute on function app_hidden.engagement_may_read() to sanad_user;
 -- A page of the radar as the request role (RLS scopes the rows), highest risk first: the longest
 -- without activity. The state follows the idle time, so this order is also the order of states.
 create function app_hidden.engagement_radar(page_size integer, page_offset integer)
-  returns table (case_id uuid, title text, state text, last_activity_at timestamptz, questionnaires_done integer,
+  returns table (case_id uuid, short_id text, patient_alias text, state text, last_activity_at timestamptz, questionnaires_done integer,
                  worksheets_done integer, questionnaires_overdue integer, worksheets_overdue integer,
                  last_from_patient_at timestamptz, last_to_patient_at timestamptz, waiting_since timestamptz)
   language plpgsql stable
@@ -288,7 +288,7 @@ begin
   end if;
   select * into s from app_public.engagement_settings;
   return query
-  select e.case_id, c.title,
+  select e.case_id, app_public.cases_short_id(c), (app_public.cases_patient(c)).alias,
          app_hidden.engagement_state_for(now() - e.last_activity_at, s.inactive_days, s.stalled_days, s.lost_days),
          e.last_activity_at, e.questionnaires_done, e.worksheets_done,
          coalesce(o.questionnaires, 0), coalesce(o.worksheets, 0),

@@ -25,6 +25,7 @@ const ORDER: Record<HomeKind, RouteId[]> = {
     'conversation',
     'adminCases',
     'adminTasks',
+    'adminEngagement',
     'due',
     'workflows',
     'adminInterviewCalendar',

@@ -48,6 +48,7 @@ const expected: Record<RouteId, Who[]> = {
   adminTasks: staff,
   adminTask: staff,
   adminCases: staff,
+  adminEngagement: ['coordinator', 'therapist', 'supporter'],
   adminCase: staff,
   adminCaseLog: staff,
   adminInterviewCalendar: staff,

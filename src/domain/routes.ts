@@ -34,6 +34,7 @@ export type Section =
 export type RouteId =
   | 'adminTemplates'
   | 'adminTasks'
+  | 'adminEngagement'
   | 'adminTask'
   | 'adminCases'
   | 'adminCase'
@@ -97,6 +98,12 @@ const STAFF: AccessRule[] = [
   { userMatch: { isSupporterAccount: true } },
   { userMatch: { isSupervisorAccount: true } },
 ];
+/** Issue 32: the engagement radar is for those who reach out (coordinators, therapists, supporters). */
+const ENGAGEMENT: AccessRule[] = [
+  { userMatch: { isCoordinatorAccount: true } },
+  { userMatch: { isTherapistAccount: true } },
+  { userMatch: { isSupporterAccount: true } },
+];
 const PATIENT_OR_COORDINATOR: AccessRule[] = [{ userMatch: { isPatientAccount: true } }, { userMatch: { isCoordinatorAccount: true } }];
 const INTERVIEWER_OR_COORDINATOR: AccessRule[] = [
   { userMatch: { isInterviewerAccount: true } },
@@ -113,6 +120,7 @@ export const ROUTES: readonly RouteSpec[] = [
   route('adminTasks', '/admin/tasks', STAFF, 'staff', { spinner: false }),
   route('adminTask', '/admin/tasks/:id', STAFF, 'staff', { spinner: false }),
   route('adminCases', '/admin/cases', STAFF, 'staff'),
+  route('adminEngagement', '/admin/engagement', ENGAGEMENT, 'staff'),
   route('adminCase', '/admin/cases/:caseId', STAFF, 'staff'),
   route('adminCaseLog', '/admin/cases/:caseId/log', STAFF, 'staff'),
   route('adminInterviewCalendar', '/admin/interview-calendar', STAFF, 'staff'),

@@ -14,7 +14,9 @@ export type EngagementState = (typeof ENGAGEMENT_STATES)[number];
 
 export interface RadarRow {
   caseId: string;
-  title: string | null;
+  /** The case code people know (not its id) and the patient's chosen name, if any. */
+  shortId: string;
+  patientAlias: string | null;
   state: EngagementState;
   lastActivityAt: string;
   questionnairesDone: number;
@@ -48,7 +50,8 @@ export async function engagementRadar(sql: Sql, pageSize: number, pageOffset: nu
   return {
     rows: rows.map((r) => ({
       caseId: r.case_id as string,
-      title: (r.title as string | null) ?? null,
+      shortId: r.short_id as string,
+      patientAlias: (r.patient_alias as string | null) ?? null,
       state: r.state as EngagementState,
       lastActivityAt: iso(r.last_activity_at)!,
       questionnairesDone: Number(r.questionnaires_done),

@@ -49,6 +49,7 @@ export const SCREENS: Record<RouteId, ComponentType> = {
   measurementFu1: lazyScreen('assessments', assessments, (m) => m.FollowUp1Page),
   measurementFu2: lazyScreen('assessments', assessments, (m) => m.FollowUp2Page),
   surveys: lazyScreen('assessments', assessments, (m) => m.SurveysPage),
+  adminEngagement: lazyScreen('staff', staff, (m) => m.EngagementPage),
   adminTasks: lazyScreen('staff', staff, (m) => m.TaskListPage),
   adminTask: lazyScreen('staff', staff, (m) => m.TaskDetailPage),
   workflows: lazyScreen('main', main, (m) => m.WorkflowsPage),

@@ -26,7 +26,7 @@ import { AssessorHome } from '../blinding/AssessorHome';
 const TILES: Record<HomeKind, RouteId[]> = {
   patient: ['measurementScreening', 'surveys', 'interviewBooking', 'conversation', 'due', 'profile', 'interview', 'faq'],
   counselor: ['conversation', 'due', 'workflows', 'profile'],
-  staff: ['adminCases', 'adminTasks', 'adminInterviewCalendar', 'interviewManage', 'interviewReports', 'adminTemplates', 'conversation', 'profile'],
+  staff: ['adminCases', 'adminTasks', 'adminEngagement', 'adminInterviewCalendar', 'interviewManage', 'interviewReports', 'adminTemplates', 'conversation', 'profile'],
 };
 
 function Tile({ id }: { id: RouteId }) {

@@ -18,6 +18,7 @@ import { useSession } from '../../session/session';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { Alert, Checkbox, Page, SelectField, TextArea, TextField } from '../../ui/ui';
 import { StageName } from '../cases/labels';
+import { OUTREACH_TASK, OutreachNote } from '../engagement/OutreachNote';
 import { refetchAfterTaskCompleted, submitTaskForm, taskQuery, variablesQuery, type TaskDetail } from './api';
 import { useClock } from '../../ui/useClock';
 import { DueDate, TaskCaseName, TaskGroups, useDateTime, useTaskName } from './labels';
@@ -293,6 +294,7 @@ export function TaskDetailPage() {
         <Alert kind="info">{t('tasks.notYours')}</Alert>
       )}
       {/* Safety tasks (issue 26) show their patient, answer and calls in words, never variables. */}
+      {task.taskDefinitionKey === OUTREACH_TASK ? <OutreachNote processInstanceId={task.processInstanceId} /> : null}
       {isSafetyTaskKey(task.taskDefinitionKey) ? <SafetyTaskView taskId={task.id} /> : <Variables processInstanceId={task.processInstanceId} />}
       <p>
         <Link to="/admin/tasks">{t('tasks.backToList')}</Link>

@@ -13,7 +13,7 @@ export function useTaskName(): (task: { taskDefinitionKey: string; name: string 
   const { t } = useTranslation();
   // Safety tasks (workflows/safety.bpmn) are named in the safety namespace.
   return (task) =>
-    t([`tasks.names.${task.taskDefinitionKey}`, `safety.taskNames.${task.taskDefinitionKey}`, `careTeam.taskNames.${task.taskDefinitionKey}`, `counseling.taskNames.${task.taskDefinitionKey}`], { defaultValue: task.name ?? task.taskDefinitionKey });
+    t([`tasks.names.${task.taskDefinitionKey}`, `safety.taskNames.${task.taskDefinitionKey}`, `careTeam.taskNames.${task.taskDefinitionKey}`, `counseling.taskNames.${task.taskDefinitionKey}`, `engagement.taskNames.${task.taskDefinitionKey}`], { defaultValue: task.name ?? task.taskDefinitionKey });
 }
 
 /** A person's name on a task: the alias they chose; never an account id or username (issue 26). */
