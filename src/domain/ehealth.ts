@@ -36,7 +36,7 @@ export function usageCells(row: UsageRow): Cell[] {
   return [row.caseId, row.treatment, row.randomizedAt, row.signIns, row.worksheetsFilled, row.lettersSent, row.lettersRead, row.messagesFromParticipant, row.messagesToParticipant, row.messagesFromTherapists, row.lastActivityAt, daysInTreatment(row)];
 }
 
-const COUNTS = ['signIns', 'worksheetsFilled', 'lettersSent', 'lettersRead', 'messagesFromParticipant', 'messagesToParticipant', 'messagesFromTherapists'] as const;
+type CountKey = 'signIns' | 'worksheetsFilled' | 'lettersSent' | 'lettersRead' | 'messagesFromParticipant' | 'messagesToParticipant' | 'messagesFromTherapists';
 
 export const ARM_USAGE_COLUMNS = [
   'arm', 'randomized', 'received_intervention', 'completed_post', 'completed_fu1', 'completed_fu2', 'dropped_out_by_post', 'excluded_from_analysis', 'analysed', 'withdrew_consent',
@@ -56,7 +56,7 @@ export function armUsageRows(arms: readonly ArmFlow[], usage: readonly UsageRow[
   return names.map((name) => {
     const flow = arms.find((a) => a.arm === name);
     const rows = usage.filter((u) => u.treatment === name);
-    const sum = (key: (typeof COUNTS)[number]) => rows.reduce((total, row) => total + row[key], 0);
+    const sum = (key: CountKey) => rows.reduce((total, row) => total + row[key], 0);
     const days = rows.map(daysInTreatment).filter((d): d is number => d !== null);
     return [
       name,
