@@ -4,6 +4,7 @@
  * server's stable code, so screens can say something a person can act on.
  */
 import type { FieldErrors } from '../../domain/accounts';
+import { SIGNATURE_HEADER } from '../../domain/signatures';
 
 export const TOKEN_KEY = 'authToken';
 
@@ -65,13 +66,71 @@ export interface RequestOptions {
   file?: Blob;
 }
 
+/** The act and record a refusal asks the person to sign (issue 30: e-signatures). */
+export interface SignatureAsk {
+  act: string;
+  recordId: string;
+}
+
+/** Asks the person to sign (the signing dialog): a signing token, or null when they cancel. */
+export type Signer = (ask: SignatureAsk) => Promise<string | null>;
+let signer: Signer | null = null;
+
+const signedListeners = new Set<Listener>();
+
+/** Called after a signed act went through (the screens refetch the signature manifests). */
+export function onSigned(listener: Listener): () => void {
+  signedListeners.add(listener);
+  return () => signedListeners.delete(listener);
+}
+
+/** The signing dialog registers itself here; every signed act's request then goes through it. */
+export function setSigner(next: Signer | null): void {
+  signer = next;
+}
+
+/**
+ * The act and record of a "signature needed" refusal: the app's routes answer
+ * {error, act, recordId}, the workflow routes (Camunda's shape) {code, details: {act, recordId}}.
+ */
+export function signatureAsked(status: number, body: Record<string, unknown>): SignatureAsk | undefined {
+  if (status !== 403) return undefined;
+  const code = typeof body.error === 'string' ? body.error : body.code;
+  if (code !== 'signature_required' && code !== 'signature_invalid') return undefined;
+  const where = (typeof body.details === 'object' && body.details !== null ? body.details : body) as Record<string, unknown>;
+  return typeof where.act === 'string' && typeof where.recordId === 'string' ? { act: where.act, recordId: where.recordId } : undefined;
+}
+
+/**
+ * Sends a request; when the server answers that the act needs the person's electronic
+ * signature, asks for it (the signing dialog) and sends the same request once more with the
+ * signing token. A refused act changed nothing, so repeating it is safe. Cancelled: the refusal.
+ */
+export async function sendSigned(path: string, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
+  const response = await send(path, init);
+  if (response.status !== 403 || !signer || init.headers[SIGNATURE_HEADER]) return response;
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(await response.clone().text()) as Record<string, unknown>;
+  } catch {
+    return response;
+  }
+  const ask = signatureAsked(response.status, body);
+  if (!ask) return response;
+  const token = await signer(ask);
+  if (!token) return response;
+  const signed = await send(path, { ...init, headers: { ...init.headers, [SIGNATURE_HEADER]: token } });
+  if (signed.ok) signedListeners.forEach((l) => l());
+  return signed;
+}
+
 export async function api<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const token = options.anonymous ? null : readToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.file) headers['content-type'] = 'application/octet-stream';
-  const response = await send(path, {
+  const response = await sendSigned(path, {
     method,
     headers,
     body: options.file ?? (options.body === undefined ? null : JSON.stringify(options.body)),

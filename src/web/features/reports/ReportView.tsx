@@ -14,6 +14,7 @@ import {
 } from "../../../domain/interview-report";
 import { isLocale, type Locale } from "../../../domain/locales";
 import { loadReportVersions, type ReportRow } from "./api";
+import { SignatureManifests } from "../signing/SignatureManifests";
 
 export function displayValue(
   field: ReportField,
@@ -145,6 +146,8 @@ export function ReportView({
           </section>
         )
       ) : null}
+      {/* Issue 30: the e-signatures of this report (signing, amendments, rule overrides). */}
+      {showVersions && report.state === "final" ? <SignatureManifests by={{ recordId: report.id }} /> : null}
     </article>
   );
 }
