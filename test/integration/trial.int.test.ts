@@ -246,7 +246,7 @@ describe('drawing', () => {
 });
 
 describe('minimization', () => {
-  it('balances every factor level on a seeded sequence', { timeout: 120_000 }, async () => {
+  it('balances every factor level on a seeded sequence', { timeout: 300_000 }, async () => {
     // A fresh trial: a new database state for the allocation.
     const local = await startTestApp();
     try {
