@@ -172,15 +172,17 @@ describe('irreversible acts ask first', () => {
     await dialog.getByRole('button', { name: ar.common.cancel }).click();
     const { rows } = await pool().query('select is_dropout from app_public.cases where id = $1', [patient.caseId]);
     expect(rows[0].is_dropout).toBe(false);
-    // Issue 30: confirmed, the dropout is signed in the signing dialog, which fits the phone too.
+    // Issue 30: an exclusion (a dropout needs a randomized patient) is signed in the signing
+    // dialog, which fits the phone too.
+    await page.getByLabel(ar.trial.exclusion.flag).selectOption('exclude_from_analysis');
     await page.getByRole('button', { name: ar.trial.exclusion.set }).click();
-    await dialog.getByRole('button', { name: ar.careTeam.confirm.dropoutConfirm }).click();
+    await dialog.getByRole('button', { name: ar.careTeam.confirm.analysisConfirm }).click();
     await page.locator('dialog.signing').getByText(ar.signing.meanings.exclusion_decision).waitFor();
     await expectNoOverflow(page, 'signing dialog at 360 px');
     await expectAccessible(page, 'signing dialog (ar)');
     await screenshot(page, 'signing-dialog-ar-360');
     await signElectronically(page);
-    await expect.poll(async () => (await pool().query('select is_dropout from app_public.cases where id = $1', [patient.caseId])).rows[0].is_dropout).toBe(true);
+    await expect.poll(async () => (await pool().query('select exclude_from_analysis from app_public.cases where id = $1', [patient.caseId])).rows[0].exclude_from_analysis).toBe(true);
   });
 });
 

@@ -73,7 +73,7 @@ describe('a coordinator and the second factor', () => {
     // Stored hashed: no code is readable from the database.
     const stored = (await pool().query('select code_hash from app_private.mfa_recovery_codes where user_id = $1', [rana.id])).rows.map((r) => r.code_hash);
     for (const code of recovery) expect(stored).not.toContain(code);
-    await page.getByRole('link', { name: ar.mfa.continue }).click();
+    await page.getByRole('button', { name: ar.mfa.continue }).click();
     await page.waitForURL((url) => !url.pathname.startsWith('/profile/second-factor'));
   });
 
@@ -101,7 +101,8 @@ describe('a coordinator and the second factor', () => {
     await signing.locator('button[type=submit]').click();
     // The spent recovery code is refused; nothing changed.
     await signing.getByText(ar.refusals.mfa_code_invalid).waitFor();
-    const flag = async () => (await pool().query('select exclude_from_analysis from app_public.cases where id = $1', [patient.caseId])).rows[0].exclude_from_analysis as boolean;
+    const flag = async () =>
+      (await pool().query('select u.excluded from app_public.case_members m join app_public.users u on u.id = m.user_id where m.case_id = $1 and m.acts_as_patient', [patient.caseId])).rows[0].excluded as boolean;
     expect(await flag()).toBe(false);
     await signing.getByLabel(ar.signing.code).fill(recovery[1]!);
     await signing.locator('button[type=submit]').click();
@@ -119,7 +120,7 @@ describe('a coordinator and the second factor', () => {
     await page.goto(`${t.url}/profile/second-factor`);
     await page.getByRole('heading', { name: de.mfa.activeTitle }).waitFor();
     const rana = (await pool().query('select username, alias from app_public.users where id = $1', [ranaId])).rows[0];
-    await page.getByLabel(de.mfa.resetPerson).selectOption({ label: `${rana.alias} (${rana.username})` });
+    await page.getByLabel(de.mfa.resetPerson, { exact: true }).selectOption({ label: `${rana.alias} (${rana.username})` });
     await page.getByRole('button', { name: de.mfa.reset }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(de.mfa.resetReason).fill('Telefon verloren, per Video bestätigt');
@@ -131,6 +132,6 @@ describe('a coordinator and the second factor', () => {
     const logged = await pool().query(`select actor_id, detail from app_public.account_log where user_id = $1 and event = 'mfa_reset'`, [ranaId]);
     expect(logged.rows).toEqual([{ actor_id: other.id, detail: { reason: 'Telefon verloren, per Video bestätigt' } }]);
     // No own reset: one's own account is not in the list.
-    expect(await page.getByLabel(de.mfa.resetPerson).locator('option').allTextContents()).not.toContain(other.username);
+    expect(await page.getByLabel(de.mfa.resetPerson, { exact: true }).locator('option').allTextContents()).not.toContain(other.username);
   });
 });

@@ -8,7 +8,7 @@ import './signing.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
 import { useConfirmWithReason } from '../../ui/confirm';
@@ -26,7 +26,13 @@ function Enrolment() {
   const client = useQueryClient();
   const [code, setCode] = useState('');
   const begin = useMutation({ mutationFn: beginEnrolment });
-  const confirm = useMutation({ mutationFn: confirmEnrolment, onSuccess: () => void client.invalidateQueries({ queryKey: MFA_STATE_KEY }) });
+  const navigate = useNavigate();
+  // The state is refreshed only on "continue": the recovery codes stay on screen until then.
+  const confirm = useMutation({ mutationFn: confirmEnrolment });
+  const carryOn = async () => {
+    await client.invalidateQueries({ queryKey: MFA_STATE_KEY });
+    void navigate('/');
+  };
 
   if (confirm.data) {
     return (
@@ -41,9 +47,9 @@ function Enrolment() {
             </li>
           ))}
         </ul>
-        <Link to="/" className="button">
+        <button type="button" className="button" onClick={() => void carryOn()}>
           {t('mfa.continue')}
-        </Link>
+        </button>
       </section>
     );
   }
