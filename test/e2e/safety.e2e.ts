@@ -157,6 +157,6 @@ describe('clinical safety end to end', () => {
       .poll(async () => (await pool().query('select user_id_coordinator, coordinator_contact_date from app_public.case_suicide_calls where case_id = $1', [caseId])).rows[0])
       .toMatchObject({ user_id_coordinator: coordinator.id });
     await open(page, '/admin/cases');
-    await expect.poll(async () => (await page.locator('section.safety-overview').textContent()) ?? '').toContain(de.safety.overview.noneWaiting);
+    await expect.poll(async () => (await page.locator('section.safety-overview').textContent()) ?? '', { timeout: 20_000 }).toContain(de.safety.overview.noneWaiting);
   }, 90_000);
 });
