@@ -14,6 +14,7 @@ import type { SignInThrottling } from '../auth/throttle';
 import { withOwner, withOwnerAs, withUser } from '../db/transaction';
 import { HttpError, badRequest, unauthorized } from '../http/errors';
 import { recordAccountEvent } from '../integrity/account-log';
+import { caseReadsOf } from '../integrity/access-log';
 import { beginEnrolment, confirmEnrolment, mfaState, resetSecondFactor } from './mfa';
 import { issueSigningToken } from './service';
 
@@ -73,6 +74,8 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
         )
       ).rows,
     );
+    // Issue 30 item 1: reading a case's signed decisions is a read of the case.
+    caseReadsOf(request).add('rest', 'case', [...new Set(rows.map((row) => row.caseId))]);
     return { signatures: rows };
   });
 
