@@ -834,6 +834,16 @@ create table app_private.measurement_completions (
 );
 alter table app_private.measurement_completions enable row level security;
 
+-- table: app_private.mfa_recovery_codes
+create table app_private.mfa_recovery_codes (
+  user_id uuid not null,
+  code_hash text not null,
+  used_at timestamp with time zone,
+  constraint mfa_recovery_codes_pkey PRIMARY KEY (user_id, code_hash),
+  constraint mfa_recovery_codes_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+alter table app_private.mfa_recovery_codes enable row level security;
+
 -- table: app_private.notification_log
 create table app_private.notification_log (
   user_id uuid not null,
@@ -916,6 +926,30 @@ create table app_private.sign_in_failures (
 );
 alter table app_private.sign_in_failures enable row level security;
 
+-- table: app_private.signed_contents
+create table app_private.signed_contents (
+  signature_id uuid not null,
+  content text not null,
+  constraint signed_contents_pkey PRIMARY KEY (signature_id),
+  constraint signed_contents_signature_id_fkey FOREIGN KEY (signature_id) REFERENCES app_public.signatures(id)
+);
+alter table app_private.signed_contents enable row level security;
+
+-- table: app_private.signing_tokens
+create table app_private.signing_tokens (
+  token_hash text not null,
+  user_id uuid not null,
+  act text not null,
+  record_id uuid not null,
+  factors text[] not null,
+  created_at timestamp with time zone default now() not null,
+  expires_at timestamp with time zone not null,
+  used_at timestamp with time zone,
+  constraint signing_tokens_pkey PRIMARY KEY (token_hash),
+  constraint signing_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+alter table app_private.signing_tokens enable row level security;
+
 -- table: app_private.staff_account_changes
 create table app_private.staff_account_changes (
   id uuid default gen_random_uuid() not null,
@@ -934,6 +968,18 @@ create table app_private.staff_account_changes (
 );
 alter table app_private.staff_account_changes enable row level security;
 comment on table app_private.staff_account_changes is 'Who changed which staff account, when, with the roles and disabled state before and after.';
+
+-- table: app_private.staff_mfa
+create table app_private.staff_mfa (
+  user_id uuid not null,
+  secret text not null,
+  created_at timestamp with time zone default now() not null,
+  confirmed_at timestamp with time zone,
+  last_step bigint default 0 not null,
+  constraint staff_mfa_pkey PRIMARY KEY (user_id),
+  constraint staff_mfa_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+alter table app_private.staff_mfa enable row level security;
 
 -- table: app_private.user_secrets
 create table app_private.user_secrets (
@@ -4014,6 +4060,35 @@ grant select (case_id, created_at, id, item1, item10, item11, item12, item13, it
 grant update (band, complete, diagnoses, flags, subscales, total) on table app_public.sewip to sanad_scorer;
 grant update (case_id, item1, item10, item11, item12, item13, item14, item15, item16, item17, item18, item19, item2, item20, item21, item3, item4, item5, item6, item7, item8, item9, time_of_measurement) on table app_public.sewip to sanad_user;
 
+-- table: app_public.signatures
+create table app_public.signatures (
+  id uuid default gen_random_uuid() not null,
+  at timestamp with time zone default clock_timestamp() not null,
+  signer_id uuid not null,
+  printed_name text not null,
+  act text not null,
+  meaning text not null,
+  case_id uuid not null,
+  record_kind text not null,
+  record_id uuid not null,
+  content_hash text not null,
+  chain text,
+  chain_seq bigint,
+  prev_hash text,
+  row_hash text,
+  constraint signatures_act_known CHECK ((act = ANY (ARRAY['report_sign'::text, 'report_amend'::text, 'rule_override'::text, 'randomize'::text, 'exclude'::text, 'safety_close'::text, 'withdraw'::text, 'legal_hold'::text]))),
+  constraint signatures_case_id_fkey FOREIGN KEY (case_id) REFERENCES app_public.cases(id),
+  constraint signatures_content_hash_format CHECK ((content_hash ~ '^[0-9a-f]{64}$'::text)),
+  constraint signatures_meaning_known CHECK ((meaning = ANY (ARRAY['eligibility_decision'::text, 'report_correction'::text, 'rule_override'::text, 'allocation'::text, 'exclusion_decision'::text, 'safety_review'::text, 'withdrawal'::text, 'legal_hold'::text]))),
+  constraint signatures_pkey PRIMARY KEY (id),
+  constraint signatures_printed_name_length CHECK (((length(printed_name) >= 1) AND (length(printed_name) <= 200))),
+  constraint signatures_record_kind_known CHECK ((record_kind = ANY (ARRAY['interview_report'::text, 'case'::text, 'workflow_task'::text]))),
+  constraint signatures_signer_id_fkey FOREIGN KEY (signer_id) REFERENCES app_public.users(id)
+);
+alter table app_public.signatures enable row level security;
+comment on table app_public.signatures is 'Append-only signature manifests: who signed which record, when (UTC), with which meaning, and the hash of what was signed.';
+grant select on table app_public.signatures to sanad_user;
+
 -- table: app_public.taq
 create table app_public.taq (
   id uuid default gen_random_uuid() not null,
@@ -4874,6 +4949,9 @@ CREATE INDEX report_mails_run_idx ON app_private.report_mails USING btree (run_a
 -- index: app_private.report_mails_user_idx
 CREATE INDEX report_mails_user_idx ON app_private.report_mails USING btree (user_id);
 
+-- index: app_private.signing_tokens_user_idx
+CREATE INDEX signing_tokens_user_idx ON app_private.signing_tokens USING btree (user_id, expires_at);
+
 -- index: app_private.staff_account_changes_recent_idx
 CREATE INDEX staff_account_changes_recent_idx ON app_private.staff_account_changes USING btree (changed_at DESC);
 
@@ -5173,6 +5251,12 @@ CREATE INDEX safety_signals_open_idx ON app_public.safety_signals USING btree (c
 
 -- index: app_public.sbqr_flags_idx
 CREATE INDEX sbqr_flags_idx ON app_public.sbqr USING gin (flags);
+
+-- index: app_public.signatures_case_idx
+CREATE INDEX signatures_case_idx ON app_public.signatures USING btree (case_id, at);
+
+-- index: app_public.signatures_record_idx
+CREATE INDEX signatures_record_idx ON app_public.signatures USING btree (record_id);
 
 -- index: app_public.traumalisteneu_flags_idx
 CREATE INDEX traumalisteneu_flags_idx ON app_public.traumalisteneu USING gin (flags);
@@ -8022,6 +8106,20 @@ AS $function$
       || app_hidden.chain_field(r.actor_role) || app_hidden.chain_field(r.table_name) || app_hidden.chain_field(r.operation)
       || app_hidden.chain_field(r.record_id::text) || app_hidden.chain_field(r.case_id::text)
       || app_hidden.chain_field(r.old_data::text) || app_hidden.chain_field(r.new_data::text)
+$function$;
+
+-- function: app_hidden.chain_content_signature(r app_public.signatures)
+CREATE OR REPLACE FUNCTION app_hidden.chain_content_signature(r app_public.signatures)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog'
+AS $function$
+  select app_hidden.chain_field(r.chain) || app_hidden.chain_field(r.chain_seq::text) || app_hidden.chain_field(r.id::text)
+      || app_hidden.chain_field(app_hidden.chain_micros(r.at)) || app_hidden.chain_field(r.signer_id::text)
+      || app_hidden.chain_field(r.printed_name) || app_hidden.chain_field(r.act) || app_hidden.chain_field(r.meaning)
+      || app_hidden.chain_field(r.case_id::text) || app_hidden.chain_field(r.record_kind)
+      || app_hidden.chain_field(r.record_id::text) || app_hidden.chain_field(r.content_hash)
 $function$;
 
 -- function: app_hidden.chain_field(value text)
@@ -11509,6 +11607,26 @@ begin
   new.prev_hash := link.prev_hash;
   new.row_hash := app_hidden.chain_hash(new.prev_hash, app_hidden.chain_content_audit(new));
   update app_private.log_chain_heads set seq = new.chain_seq, hash = new.row_hash where log = 'audit_log' and chain = new.chain;
+  return new;
+end;
+$function$;
+
+-- function: app_hidden.tg_chain_link_signature()
+CREATE OR REPLACE FUNCTION app_hidden.tg_chain_link_signature()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog'
+AS $function$
+declare
+  link record;
+begin
+  new.chain := 'all';
+  link := app_hidden.chain_next('signatures', new.chain);
+  new.chain_seq := link.seq;
+  new.prev_hash := link.prev_hash;
+  new.row_hash := app_hidden.chain_hash(new.prev_hash, app_hidden.chain_content_signature(new));
+  update app_private.log_chain_heads set seq = new.chain_seq, hash = new.row_hash where log = 'signatures' and chain = new.chain;
   return new;
 end;
 $function$;
@@ -16055,6 +16173,14 @@ create policy update_filler on app_public.sewip as permissive for update to sana
   using ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)))
   with check ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)));
 
+-- policy: app_public.signatures select_own_withdrawal
+create policy select_own_withdrawal on app_public.signatures as permissive for select to sanad_user
+  using (((act = 'withdraw'::text) AND (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))));
+
+-- policy: app_public.signatures select_staff
+create policy select_staff on app_public.signatures as permissive for select to sanad_user
+  using ((( SELECT app_hidden.is_coordinator() AS is_coordinator) OR ((case_id IN ( SELECT app_hidden.my_case_ids() AS my_case_ids)) AND (NOT (case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as))))));
+
 -- policy: app_public.taq delete_filler
 create policy delete_filler on app_public.taq as permissive for delete to sanad_user
   using ((case_id IN ( SELECT app_hidden.my_case_ids_as('patient'::text) AS my_case_ids_as)));
@@ -16479,6 +16605,12 @@ CREATE TRIGGER _050_contact_stopped BEFORE INSERT ON app_private.notification_qu
 
 -- trigger: app_private.report_mails _050_contact_stopped
 CREATE TRIGGER _050_contact_stopped BEFORE INSERT ON app_private.report_mails FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_mail_contact_stopped();
+
+-- trigger: app_private.signed_contents _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_private.signed_contents FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_private.signed_contents _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_private.signed_contents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
 
 -- trigger: app_private.staff_account_changes _100_append_only
 CREATE TRIGGER _100_append_only BEFORE UPDATE ON app_private.staff_account_changes FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_staff_account_changes_append_only();
@@ -17103,6 +17235,15 @@ CREATE TRIGGER _100_set_updated_at BEFORE UPDATE ON app_public.sewip FOR EACH RO
 
 -- trigger: app_public.sewip _900_audit
 CREATE TRIGGER _900_audit AFTER INSERT OR DELETE OR UPDATE ON app_public.sewip FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_audit('case_id', 'total', 'band', 'subscales', 'flags', 'diagnoses', 'complete');
+
+-- trigger: app_public.signatures _000_append_only
+CREATE TRIGGER _000_append_only BEFORE DELETE OR UPDATE ON app_public.signatures FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_public.signatures _000_no_truncate
+CREATE TRIGGER _000_no_truncate BEFORE TRUNCATE ON app_public.signatures FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_log_append_only();
+
+-- trigger: app_public.signatures _990_chain
+CREATE TRIGGER _990_chain BEFORE INSERT ON app_public.signatures FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_chain_link_signature();
 
 -- trigger: app_public.taq _050_needs_consent
 CREATE TRIGGER _050_needs_consent BEFORE INSERT OR UPDATE ON app_public.taq FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_collection_needs_consent();

@@ -71,6 +71,18 @@ export const REFUSAL_MESSAGES = {
   ambiguous_change: 'The request would change more rows than it names. Add a filter that names the record.',
   read_only: 'This request may only read data.',
   rule_refused: 'This change is not allowed.',
+  // Issue 30: e-signatures and the staff second factor (src/server/signing).
+  signature_required: 'This act needs your electronic signature: confirm it with your password (and your code, if you use a second factor).',
+  signature_invalid: 'The signature is not valid for this act any more. Confirm it again with your password.',
+  signing_password_wrong: 'The password is not right. Your signature was not given.',
+  mfa_code_required: 'Enter the 6-digit code of your authenticator app (or a recovery code).',
+  mfa_code_invalid: 'The code is not right. Enter the current 6-digit code of your authenticator app.',
+  mfa_enrolment_required: 'Your role signs with a second factor: set up your authenticator app in your profile first.',
+  mfa_already_enrolled: 'A second factor is set up already. Ask a coordinator to reset it if the device is lost.',
+  mfa_not_pending: 'Begin the set-up first: scan the code in your authenticator app.',
+  mfa_not_enrolled: 'This person has no second factor to reset.',
+  mfa_reset_coordinators_only: 'Only a coordinator can reset another person’s second factor.',
+  mfa_reset_not_own: 'Another coordinator must reset your own second factor.',
 } as const;
 
 export type RefusalCode = keyof typeof REFUSAL_MESSAGES;

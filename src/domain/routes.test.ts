@@ -63,6 +63,7 @@ const expected: Record<RouteId, Who[]> = {
   measurementFu2: signedIn,
   home: signedIn,
   profile: signedIn,
+  secondFactor: signedIn,
   conversation: signedIn,
   workflows: signedIn,
   // Everything else is public (spec §2 lists /messungen/pre and /frageboegen as open).

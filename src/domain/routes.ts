@@ -53,6 +53,7 @@ export type RouteId =
   | 'conversation'
   | 'home'
   | 'profile'
+  | 'secondFactor'
   | 'due'
   | 'layoutSample'
   | 'confirmRegistration'
@@ -140,6 +141,8 @@ export const ROUTES: readonly RouteSpec[] = [
   route('conversation', '/conversation', SIGNED_IN, 'main'),
   route('home', '/', SIGNED_IN, 'main'),
   route('profile', '/profile', SIGNED_IN, 'account'),
+  // Issue 30: the staff second factor (set up, recovery codes; coordinators reset others).
+  route('secondFactor', '/profile/second-factor', SIGNED_IN, 'account'),
   // Open screens
   route('due', '/due', OPEN, 'main'),
   route('layoutSample', '/layout-sample', OPEN, 'content', { layout: 'treatment' }),

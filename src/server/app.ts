@@ -72,6 +72,7 @@ import { startWorkflowScheduler, tick as workflowTick, type TickCounts } from '.
 import type { Clock } from './workflow/engine';
 import type { HandlerRegistry } from './workflow/handlers';
 import { registerReportRoutes } from './reports/routes';
+import { registerSigningRoutes } from './signing/routes';
 import { registerReportExportRoutes } from './reports/export';
 import { startReportMailWorker } from './reports/mail-worker';
 
@@ -291,6 +292,8 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerTrialRoutes(app, db.pool, workflowHost);
   registerCounselingRoutes(app, db.pool);
   registerReportRoutes(app, { pool: db.pool, host: workflowHost, missedInterviewLimit: config.missedInterviewLimit });
+  // Issue 30: e-signatures (re-authentication, manifests) and the staff second factor.
+  registerSigningRoutes(app, { pool: db.pool, mfaRequiredRoles: config.mfaRequiredRoles, throttle });
   const schedulerContext = { host: workflowHost, pool: db.pool, mailer, config, log: logger };
   const workflowScheduler = config.workflowIntervalMs > 0 ? startWorkflowScheduler(schedulerContext, config.workflowIntervalMs, availability) : undefined;
 

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { scheduleFromSettings, type MeasurementSchedule } from '../domain/measurements';
+import { MFA_ROLES, type MfaRole } from '../domain/signatures';
 import { parseTreatmentModules, type TreatmentModules } from '../domain/treatment-modules';
 import { repoPath } from './paths';
 
@@ -67,6 +68,11 @@ export interface Config {
    * default with the embedded database, which admits one process).
    */
   limitStore: 'memory' | 'database';
+  /**
+   * Account roles that must use a second factor (TOTP) to sign in and to sign (issue 30;
+   * MFA_REQUIRED_ROLES, comma-separated; default coordinator; empty: none is required).
+   */
+  mfaRequiredRoles: MfaRole[];
   /** Bounds on one GraphQL operation (src/server/graphql/limits.ts). */
   graphqlLimits: { maxCost: number; maxDepth: number; maxAliases: number; maxRootFields: number; defaultPageSize: number; maxTokens: number };
   /** Longest statement of a request role, in ms (0: no limit). */
@@ -208,6 +214,16 @@ function limitStoreSetting(env: Env): 'memory' | 'database' {
   throw new Error(`Setting LIMIT_STORE must be "memory" or "database", not "${env.LIMIT_STORE}"`);
 }
 
+function mfaRolesSetting(env: Env): MfaRole[] {
+  const raw = env.MFA_REQUIRED_ROLES;
+  if (raw === undefined) return ['coordinator'];
+  const wanted = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const role of wanted) {
+    if (!(MFA_ROLES as readonly string[]).includes(role)) throw new Error(`Setting MFA_REQUIRED_ROLES lists "${role}"; known are ${MFA_ROLES.join(', ')}`);
+  }
+  return wanted as MfaRole[];
+}
+
 function localeSetting(env: Env): Locale[] {
   const raw = env.LOCALES;
   if (!raw) return [...SUPPORTED_LOCALES];
@@ -260,6 +276,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       perAddressPerMinute: intSetting(env, 'RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 1200, 0),
     },
     limitStore: limitStoreSetting(env),
+    mfaRequiredRoles: mfaRolesSetting(env),
     graphqlLimits: {
       maxCost: intSetting(env, 'GRAPHQL_MAX_COST', 100_000, 1),
       maxDepth: intSetting(env, 'GRAPHQL_MAX_DEPTH', 12, 1),

@@ -14,7 +14,7 @@ import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { trialDriver } from '../helpers/trial';
-import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
+import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, signElectronically, type WatchedPage } from '../helpers/browser';
 
 let t: TestApp;
 let browser: Browser;
@@ -147,7 +147,15 @@ describe('irreversible acts ask first', () => {
     expect(await flagOf(patient.caseId!)).toBe(false);
     await setButton.click();
     await dialog.getByRole('button', { name: de.careTeam.confirm.excludeConfirm }).click();
+    // Issue 30: an exclusion is signed electronically in the signing dialog.
+    const signing = page.locator('dialog.signing');
+    await signing.getByText(de.signing.meanings.exclusion_decision).waitFor();
+    expect(await flagOf(patient.caseId!)).toBe(false);
+    await expectAccessible(page, 'signing dialog');
+    await screenshot(page, 'signing-dialog-de-1280');
+    await signElectronically(page);
     await expect.poll(() => flagOf(patient.caseId!)).toBe(true);
+    await page.locator('.signature-manifests').getByText(de.signing.meanings.exclusion_decision, { exact: false }).waitFor();
   });
 
   it('dropping out in Arabic on a phone: the dialog fits and cancelling changes nothing', { timeout: 120_000 }, async () => {
@@ -164,6 +172,17 @@ describe('irreversible acts ask first', () => {
     await dialog.getByRole('button', { name: ar.common.cancel }).click();
     const { rows } = await pool().query('select is_dropout from app_public.cases where id = $1', [patient.caseId]);
     expect(rows[0].is_dropout).toBe(false);
+    // Issue 30: an exclusion (a dropout needs a randomized patient) is signed in the signing
+    // dialog, which fits the phone too.
+    await page.getByLabel(ar.trial.exclusion.flag).selectOption('exclude_from_analysis');
+    await page.getByRole('button', { name: ar.trial.exclusion.set }).click();
+    await dialog.getByRole('button', { name: ar.careTeam.confirm.analysisConfirm }).click();
+    await page.locator('dialog.signing').getByText(ar.signing.meanings.exclusion_decision).waitFor();
+    await expectNoOverflow(page, 'signing dialog at 360 px');
+    await expectAccessible(page, 'signing dialog (ar)');
+    await screenshot(page, 'signing-dialog-ar-360');
+    await signElectronically(page);
+    await expect.poll(async () => (await pool().query('select exclude_from_analysis from app_public.cases where id = $1', [patient.caseId])).rows[0].exclude_from_analysis).toBe(true);
   });
 });
 
@@ -232,6 +251,7 @@ describe('a report prepared before the interview and signed after it', () => {
     await screenshot(page, 'careteam-report-sign-dialog-de-1280');
     await dialog.getByLabel(de.careTeam.sign.emptyReason).fill('Vorgespräch, Rest folgt');
     await dialog.getByRole('button', { name: de.report.finalize }).click();
+    await signElectronically(page);
     await expect.poll(async () => (await pool().query('select state from app_public.interview_reports where booking_id = $1', [bookingId])).rows[0].state).toBe('final');
     const { rows } = await pool().query('select empty_sections_reason, age from app_public.interview_reports where booking_id = $1', [bookingId]);
     expect(rows[0]).toEqual({ empty_sections_reason: 'Vorgespräch, Rest folgt', age: 34 });

@@ -11,7 +11,7 @@ import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
 import { withOwner } from '../../src/server/db/transaction';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { expectAccessible, expectNoOverflow, launchBrowser, openPage, openSignedInPage, screenshot } from '../helpers/browser';
+import { expectAccessible, expectNoOverflow, launchBrowser, openPage, openSignedInPage, screenshot, signElectronically } from '../helpers/browser';
 
 let t: TestApp;
 let browser: Browser;
@@ -72,7 +72,11 @@ describe('consent and withdrawal screens', () => {
     await dialog.getByLabel(de.withdrawal.reason).fill('Per Telefon am 28.11. gebeten, nicht mehr kontaktiert zu werden');
     await screenshot(page, 'withdrawal-confirm-de');
     await dialog.getByRole('button', { name: de.withdrawal.levels.stop_contact }).click();
+    // Issue 30: the withdrawal is signed electronically; its manifest shows with it.
+    await page.locator('dialog.signing').getByText(de.signing.meanings.withdrawal).waitFor();
+    await signElectronically(page);
     await page.getByText('Per Telefon am 28.11.').waitFor();
+    await page.locator('.signature-manifests').getByText(de.signing.meanings.withdrawal, { exact: false }).waitFor();
     await screenshot(page, 'withdrawal-done-de');
     expect(await withOwner(t.database.db.pool, async (sql) => (await sql.query('select level from app_public.case_withdrawals where case_id = $1', [patient.caseId])).rows)).toEqual([{ level: 'stop_contact' }]);
   });

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/server/admin/accounts';
 import { sendReportMails } from '../../src/server/reports/mail-worker';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { expectNoOverflow, launchBrowser, openSignedInPage, screenshot } from '../helpers/browser';
+import { expectNoOverflow, launchBrowser, openSignedInPage, screenshot, signElectronically } from '../helpers/browser';
+import de from '../../src/web/i18n/de.json';
 
 let t: TestApp;
 let browser: Browser;
@@ -164,7 +165,10 @@ describe('the interview report', () => {
     await page.getByRole('button', { name: 'Unterschreiben und abschließen' }).focus();
     await page.keyboard.press('Enter');
     await confirmSigning(page, 'Vorgespräch, Rest im nächsten Termin');
+    await signElectronically(page);
     await page.getByText(/Abgeschlossen .* Version 1/).waitFor();
+    // Issue 30: the report shows its signature manifest (meaning, name, time).
+    await page.locator('.signature-manifests').getByText(de.signing.meanings.eligibility_decision, { exact: false }).waitFor();
     await screenshot(page, 'report-de-final');
 
     const mails = await finishTrialStep(c.caseId, c.patient);
@@ -203,6 +207,7 @@ describe('the interview report', () => {
     await page.getByRole('button', { name: 'التوقيع والإنهاء' }).focus();
     await page.keyboard.press('Enter');
     await confirmSigning(page, 'مقابلة أولى، البقية لاحقًا');
+    await signElectronically(page, { keyboard: true });
     await page.getByText(/أُنهي في/).waitFor();
     await expectNoOverflow(page, 'finalized report at 360 px');
     await screenshot(page, 'report-ar-360-final');

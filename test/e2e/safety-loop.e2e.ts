@@ -11,7 +11,7 @@ import { addMember } from '../../src/server/admin/accounts';
 import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
+import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, signElectronically, type WatchedPage } from '../helpers/browser';
 
 let t: TestApp;
 let browser: Browser;
@@ -120,6 +120,10 @@ describe.each([
     expect(await taskClosed(risk.taskId)).toBe(false);
     await page.getByRole('button', { name: texts.safetyLoop.close.button }).click();
     await page.getByRole('dialog').getByRole('button', { name: texts.safetyLoop.close.confirmButton }).click();
+    // Issue 30: closing a safety task is signed electronically (meaning: closing a safety task).
+    await page.locator('dialog.signing').getByText(texts.signing.meanings.safety_review).waitFor();
+    await expectAccessible(page, `signing dialog (${locale}, ${width})`);
+    await signElectronically(page);
     await page.waitForURL(/\/admin\/tasks$/);
     expect(await taskClosed(risk.taskId)).toBe(true);
     await open(page, '/');

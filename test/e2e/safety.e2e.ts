@@ -13,7 +13,7 @@ import { shortId } from '../../src/domain/short-id';
 import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, type WatchedPage } from '../helpers/browser';
+import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, signElectronically, type WatchedPage } from '../helpers/browser';
 
 let t: TestApp;
 let browser: Browser;
@@ -151,10 +151,12 @@ describe('clinical safety end to end', () => {
     // The review closes from the safety task page, after a confirmation naming the consequence.
     await page.getByRole('button', { name: de.safetyLoop.close.done.reviewSuicideCall }).click();
     await page.getByRole('dialog').getByRole('button', { name: de.safetyLoop.close.confirmButton }).click();
+    // Issue 30: closing a safety task is signed electronically.
+    await signElectronically(page);
     await expect
       .poll(async () => (await pool().query('select user_id_coordinator, coordinator_contact_date from app_public.case_suicide_calls where case_id = $1', [caseId])).rows[0])
       .toMatchObject({ user_id_coordinator: coordinator.id });
     await open(page, '/admin/cases');
-    await expect.poll(async () => (await page.locator('section.safety-overview').textContent()) ?? '').toContain(de.safety.overview.noneWaiting);
+    await expect.poll(async () => (await page.locator('section.safety-overview').textContent()) ?? '', { timeout: 20_000 }).toContain(de.safety.overview.noneWaiting);
   }, 90_000);
 });

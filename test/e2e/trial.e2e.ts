@@ -14,7 +14,7 @@ import ar from '../../src/web/i18n/ar.json';
 import de from '../../src/web/i18n/de.json';
 import { trialDriver } from '../helpers/trial';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, SCREENSHOT_DIR, type WatchedPage } from '../helpers/browser';
+import { expectAccessible, expectNoOverflow, launchBrowser, openSignedInPage, screenshot, SCREENSHOT_DIR, signElectronically, type WatchedPage } from '../helpers/browser';
 
 let t: TestApp;
 let browser: Browser;
@@ -99,6 +99,9 @@ describe('trial management', () => {
     expect(await page.getByLabel(new RegExp(`^${de.tasks.fields.treatment}`)).count()).toBe(0);
     await screenshot(page, 'trial-randomize-task-de');
     await page.getByRole('button', { name: de.tasks.completeButton }).click();
+    // Issue 30: randomizing is signed electronically (meaning: randomization).
+    await page.locator('dialog.signing').getByText(de.signing.meanings.allocation).waitFor();
+    await signElectronically(page);
     await page.getByText(de.tasks.completedNamed.replace('{{name}}', de.tasks.names.randomizeTask)).waitFor();
     const { rows } = await pool().query('select treatment, stratum from app_public.treatment_assignments where case_id = $1', [patient.caseId]);
     expect(rows).toEqual([{ treatment: expect.stringMatching(/^(cbt|ipt)$/), stratum: 'gender=FEMALE' }]);

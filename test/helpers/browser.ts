@@ -96,3 +96,24 @@ export async function openMenu(page: Page, label: string): Promise<void> {
   if ((await button.count()) === 0) return; // a wide screen shows them inline
   if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
 }
+
+/**
+ * Issue 30: gives the electronic signature a signed act asks for, in the app's own signing
+ * dialog (the act was clicked; the dialog opened from the server's "signature needed"): the
+ * password, then "sign"; waits until the dialog is gone (the app repeats the act with it).
+ */
+export async function signElectronically(page: Page, options: { password?: string; keyboard?: boolean } = {}): Promise<void> {
+  const password = options.password ?? 'correct horse battery';
+  const dialog = page.locator('dialog.signing');
+  await dialog.waitFor({ state: 'visible' });
+  if (options.keyboard) {
+    // The dialog opens with the focus in the password field; Enter signs.
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('password');
+    await page.keyboard.type(password);
+    await page.keyboard.press('Enter');
+  } else {
+    await dialog.locator('input[type=password]').fill(password);
+    await dialog.locator('button[type=submit]').click();
+  }
+  await dialog.waitFor({ state: 'detached' });
+}

@@ -85,7 +85,8 @@ describe('chaining on insert', () => {
     expect(ok).toBe(true);
     const run = await cli();
     expect(run.error).toBeUndefined();
-    expect(run.lines).toHaveLength(3);
+    // case audit log, access log, account log and (issue 30) the signature manifests
+    expect(run.lines).toHaveLength(4);
     expect(run.lines[0]).toMatch(/^case audit log: intact \(\d+ rows in \d+ chains\)$/);
   });
 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser } from '../../src/server/admin/accounts';
 import { generateTickets } from '../../src/domain/randomization';
+import { SIGNATURE_HEADER } from '../../src/domain/signatures';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { csvObjects } from '../helpers/csv';
 import { trialDriver, type Person } from '../helpers/trial';
@@ -187,7 +188,14 @@ describe('drawing', () => {
   it('50 concurrent draws take 50 tickets of the stratum: none twice, none skipped', async () => {
     const people = await Promise.all(Array.from({ length: 50 }, () => newPatient('MALE')));
     for (const p of people) await accept(p.caseId!, 'depression');
-    const results = await Promise.all(people.map((p) => randomize(p.caseId!)));
+    // Issue 30: each draw is signed; the signatures are given first, so the draws themselves race.
+    const signatures: string[] = [];
+    for (const p of people) {
+      const signed = await t.api('POST', '/api/signing/tokens', { token: coordinator.token, body: { act: 'randomize', recordId: p.caseId, password: coordinator.password } });
+      expect(signed.status).toBe(201);
+      signatures.push(signed.body.token);
+    }
+    const results = await Promise.all(people.map((p, i) => t.api('POST', `/api/trial/cases/${p.caseId}/randomize`, { token: coordinator.token, headers: { [SIGNATURE_HEADER]: signatures[i]! } })));
     expect(results.map((r) => r.status)).toEqual(people.map(() => 201));
     const { rows } = await pool().query(
       `select t.position, t.arm, a.treatment from app_private.allocation_tickets t
@@ -208,7 +216,7 @@ describe('drawing', () => {
     const balance = await t.api('GET', '/api/trial/allocation', { token: coordinator.token });
     const male = balance.body.balance.filter((b: { stratum: string }) => b.stratum === 'gender=MALE');
     expect(male.reduce((s: number, b: { assignments: number }) => s + b.assignments, 0)).toBe(50);
-  });
+   }, 180_000);
 
   it('refuses a new configuration once cases are randomized', async () => {
     const again = await configure({ method: 'blocks', arms: TWO_ARMS });
@@ -238,7 +246,7 @@ describe('drawing', () => {
 });
 
 describe('minimization', () => {
-  it('balances every factor level on a seeded sequence', { timeout: 120_000 }, async () => {
+  it('balances every factor level on a seeded sequence', { timeout: 300_000 }, async () => {
     // A fresh trial: a new database state for the allocation.
     const local = await startTestApp();
     try {

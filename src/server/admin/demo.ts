@@ -6,6 +6,8 @@
  * through the app's own HTTP routes as the person who would do it, so rules and workflow apply.
  * All accounts share a published password, which is why they must never exist in production.
  */
+import { SIGNATURE_HEADER } from '../../domain/signatures';
+import { totpCode } from '../signing/totp';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { isWorksheetCode, WORKSHEETS } from '../../domain/worksheets';
@@ -115,6 +117,13 @@ export const DEMO_STAGES = ['screening', 'interview', 'treatment'] as const;
 
 const HOUR = 3_600_000;
 
+/** The act and record a refusal asks to sign (issue 30), in the app's or Camunda's answer. */
+function signatureAsked(status: number, body: string): { act: string; recordId: string } | undefined {
+  if (status !== 403 || !body.includes('signature_required')) return undefined;
+  const parsed = JSON.parse(body) as { act?: string; recordId?: string; details?: { act: string; recordId: string } };
+  return parsed.details ?? (parsed.act && parsed.recordId ? { act: parsed.act, recordId: parsed.recordId } : undefined);
+}
+
 class DemoSession {
   private readonly tokens = new Map<string, string>();
   constructor(private readonly app: DemoApp) {}
@@ -132,9 +141,36 @@ class DemoSession {
     const all: Record<string, string> = { ...headers };
     if (as) all.authorization = `Bearer ${await this.token(as)}`;
     if (payload !== undefined) all['content-type'] = 'application/json';
-    const response = await this.app.inject({ method, url, headers: all, ...(payload === undefined ? {} : { payload }) });
+    let response = await this.app.inject({ method, url, headers: all, ...(payload === undefined ? {} : { payload }) });
+    const asked = as ? signatureAsked(response.statusCode, response.body) : undefined;
+    if (as && asked) {
+      // Issue 30: a signed act. The demo person signs as the web's dialog does (password, and
+      // a recovery code of their second factor when their role requires one), then repeats.
+      all[SIGNATURE_HEADER] = await this.signingToken(as, asked);
+      response = await this.app.inject({ method, url, headers: all, ...(payload === undefined ? {} : { payload }) });
+    }
     if (response.statusCode >= 300) throw new Error(`demo: ${method} ${url} as ${as ?? 'nobody'} answered ${response.statusCode}: ${response.body}`);
     return response.body ? JSON.parse(response.body) : null;
+  }
+
+  private readonly recoveryCodes = new Map<string, string[]>();
+
+  /** A signing token for `as`, enrolling their second factor first when their role requires one. */
+  private async signingToken(as: string, asked: { act: string; recordId: string }): Promise<string> {
+    const request = (code?: string) => this.app.inject({
+      method: 'POST', url: '/api/signing/tokens',
+      headers: { authorization: `Bearer ${this.tokens.get(as)}`, 'content-type': 'application/json' },
+      payload: { act: asked.act, recordId: asked.recordId, password: DEMO_PASSWORD, ...(code ? { code } : {}) },
+    });
+    let answer = await request(this.recoveryCodes.get(as)?.pop());
+    if (answer.statusCode === 403 && answer.body.includes('mfa_enrolment_required')) {
+      const begun = (await this.call('POST', '/api/auth/mfa/enrolment', as, {})) as { secret: string };
+      const confirmed = (await this.call('POST', '/api/auth/mfa/enrolment/confirm', as, { code: totpCode(begun.secret, Date.now()) })) as { recoveryCodes: string[] };
+      this.recoveryCodes.set(as, [...confirmed.recoveryCodes]);
+      answer = await request(this.recoveryCodes.get(as)!.pop());
+    }
+    if (answer.statusCode !== 201) throw new Error(`demo: signing as ${as} answered ${answer.statusCode}: ${answer.body}`);
+    return (JSON.parse(answer.body) as { token: string }).token;
   }
 
   async graphql(as: string, query: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -93,7 +93,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext): void
   );
 
   // Sign-in: `username` takes a username or an email address; `email` is accepted as well.
-  app.post<{ Body: { username?: string; email?: string; password: string } }>(
+  app.post<{ Body: { username?: string; email?: string; password: string; code?: string } }>(
     '/api/auth/tokens',
     {
       schema: {
@@ -102,7 +102,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext): void
           required: ['password'],
           additionalProperties: false,
           anyOf: [{ required: ['username'] }, { required: ['email'] }],
-          properties: { username: text(254, 1), email, password },
+          // code: the second factor's code or a recovery code (issue 30), when the person has one
+          properties: { username: text(254, 1), email, password, code: text(20, 1) },
         },
       },
       config: limited,
@@ -110,7 +111,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext): void
     async (request, reply) => {
       const login = request.body.username ?? request.body.email ?? '';
       // request.ip honours only the configured trusted proxies (TRUST_PROXY), never any client.
-      return reply.status(201).send(await signIn(ctx, login, request.body.password, request.ip));
+      return reply.status(201).send(await signIn(ctx, login, request.body.password, request.ip, request.body.code));
     },
   );
 

@@ -20,6 +20,7 @@ import type { Config, Locale } from '../config';
 import { preparedStatementName, queryOnceAsUser, readAsUser, withOwner, withOwnerAs, withUser, type Identity, type Sql } from '../db/transaction';
 import { badRequest, conflict, HttpError, notFound, unauthorized } from '../http/errors';
 import type { Mailer } from '../mail/mailer';
+import { checkSecondFactor, mfaState } from '../signing/mfa';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import type { TokenService } from './tokens';
 import { appendAccountEvent, recordAccountEvent } from '../integrity/account-log';
@@ -492,11 +493,31 @@ interface SignInRow {
 }
 
 /**
+ * The second step of sign-in for a person with a second factor: 401 mfa_code_required without a
+ * code (the app then asks for it and sends password and code again), 401 mfa_code_invalid for
+ * a wrong or replayed one, which counts as a failed sign-in. A role that requires a factor but
+ * has none set up signs in with the password and is sent to set it up (it cannot sign acts).
+ */
+async function requireSecondFactorAtSignIn(ctx: AuthContext, userId: string, code: unknown, login: string, address: string): Promise<void> {
+  const check = await withOwner(ctx.pool, async (sql) => {
+    const state = await mfaState(sql, userId, ctx.config.mfaRequiredRoles);
+    if (!state.enrolled) return 'none' as const;
+    return checkSecondFactor(sql, userId, code, Date.now(), 'sign_in', address);
+  });
+  if (check === 'missing') throw unauthorized('mfa_code_required', 'Enter the 6-digit code of your authenticator app (or a recovery code).');
+  if (check === 'wrong') {
+    await ctx.throttle?.recordFailure(login, address);
+    await recordAccountEvent(ctx.pool, { event: 'mfa_failed', userId, detail: { purpose: 'sign_in' }, address });
+    throw unauthorized('mfa_code_invalid', 'The code is not right. Enter the current 6-digit code of your authenticator app.');
+  }
+}
+
+/**
  * Signs a person in. `address` is the client address the throttle counts failures by; a
  * failed sign-in answers 401 whether or not the name exists, and 429 with the wait while the
  * name at this address (or the address) is slowed down (src/server/auth/throttle.ts).
  */
-export async function signIn(ctx: AuthContext, login: string, password: string, address = 'local'): Promise<{ encoded: string; expiresAt: string }> {
+export async function signIn(ctx: AuthContext, login: string, password: string, address = 'local', code?: unknown): Promise<{ encoded: string; expiresAt: string }> {
   const wait = (await ctx.throttle?.waitSeconds(login, address)) ?? 0;
   if (wait > 0) throw tooManyAttempts(wait);
   const found = await withOwner(ctx.pool, async (sql) => {
@@ -523,6 +544,8 @@ export async function signIn(ctx: AuthContext, login: string, password: string, 
     await recordAccountEvent(ctx.pool, { event: 'sign_in_failed', userId: found.id, detail: { reason: 'email_unconfirmed' }, address });
     throw new HttpError(403, 'email_unconfirmed', 'Please confirm your email address first: open the link we mailed you, or ask for a new one.');
   }
+  // Issue 30: a person with a second factor signs in with its code too (src/server/signing/mfa.ts).
+  await requireSecondFactorAtSignIn(ctx, found.id, code, login, address);
   return withOwnerAs(ctx.pool, found.id, async (sql) => {
     await sql.query(`update app_public.users set last_login = now(), nr_of_logins = nr_of_logins + 1 where id = $1`, [found.id]);
     await appendAccountEvent(sql, { event: 'sign_in', userId: found.id, address });

@@ -7,7 +7,9 @@
  * another request (method, URL or body) is refused with 422; while the first request still
  * runs, a retry gets 409 with Retry-After. Keys are per person (another person's key is a
  * different key) and expire after IDEMPOTENCY_KEY_TTL_SECONDS (24 h). Answers of 5xx are not
- * kept: the request did not happen, so the retry may run it. The account routes (/api/auth/)
+ * kept: the request did not happen, so the retry may run it. Nor are 401 and 403: a refusal
+ * changed nothing, and the same request is sent again after signing in or signing the act
+ * (issue 30's `signature_required`). The account routes (/api/auth/)
  * keep nothing: their answers carry tokens.
  *
  * Kept in the database rather than in memory so a retry that lands on another process, or
@@ -124,7 +126,7 @@ export function registerIdempotency(app: FastifyInstance, pool: pg.Pool, setting
       if (body === undefined && payload != null) {
         // A streamed answer cannot be kept: the key is given up, a retry runs again.
         await pool.query('select app_private.idempotency_release($1, $2)', [claim.userId, claim.key]);
-      } else if (reply.statusCode >= 500 || (body && isDatabaseUnavailable(body))) {
+      } else if (reply.statusCode >= 500 || isRefusalToRepeat(reply.statusCode) || (body && isDatabaseUnavailable(body))) {
         await pool.query('select app_private.idempotency_release($1, $2)', [claim.userId, claim.key]);
       } else {
         const type = reply.getHeader('content-type');
@@ -142,6 +144,11 @@ export function registerIdempotency(app: FastifyInstance, pool: pg.Pool, setting
     }
     return payload;
   });
+}
+
+/** A refusal of who may act (sign in, sign the act): nothing ran, so the key stays free. */
+function isRefusalToRepeat(status: number): boolean {
+  return status === 401 || status === 403;
 }
 
 /** GraphQL answers the database being gone with 200 until its own hook turns it into 503. */

@@ -21,13 +21,15 @@ export function chainHash(prevHash: string, fields: readonly (string | null)[]):
 
 interface ChainedLog {
   /** The table in app_public and its name in app_private.log_chain_heads. */
-  table: 'audit_log' | 'access_log' | 'account_log';
+  table: 'audit_log' | 'access_log' | 'account_log' | 'signatures';
   /** What people call it in the report. */
   title: string;
   /** The hashed columns after chain, chain_seq and id, in order, as SQL giving text. */
   columns: string[];
   /** The chain a row belongs in, as SQL giving text. */
   chainOf: string;
+  /** The type of its id column (the keyset of the batches); bigint unless said. */
+  idType?: 'bigint' | 'uuid';
 }
 
 const MICROS = `(extract(epoch from at) * 1000000)::bigint::text`;
@@ -41,6 +43,14 @@ export const CHAINED_LOGS: readonly ChainedLog[] = [
   },
   { table: 'access_log', title: 'access log', columns: [MICROS, 'reader_id::text', 'record_kind', 'api', 'case_ids::text'], chainOf: `'all'` },
   { table: 'account_log', title: 'account log', columns: [MICROS, 'user_id::text', 'actor_id::text', 'event', 'detail::text', 'address'], chainOf: `'all'` },
+  // Issue 30 item 3 (migration 0260): the e-signature manifests.
+  {
+    table: 'signatures',
+    title: 'signature manifests',
+    columns: [MICROS, 'signer_id::text', 'printed_name', 'act', 'meaning', 'case_id::text', 'record_kind', 'record_id::text', 'content_hash'],
+    chainOf: `'all'`,
+    idType: 'uuid',
+  },
 ];
 
 export type BreakKind = 'changed' | 'missing' | 'inserted' | 'unchained' | 'moved' | 'head';
@@ -104,7 +114,7 @@ async function verifyLog(sql: pg.PoolClient, log: ChainedLog): Promise<LogVerdic
   for (;;) {
     const batch: Row[] = (
       await sql.query<Row>(
-        `${select} where l.chain is not null and l.chain_seq is not null ${after ? 'and (l.chain, l.chain_seq, l.id) > ($1, $2::bigint, $3::bigint)' : ''}
+        `${select} where l.chain is not null and l.chain_seq is not null ${after ? `and (l.chain, l.chain_seq, l.id) > ($1, $2::bigint, $3::${log.idType ?? 'bigint'})` : ''}
           order by l.chain, l.chain_seq, l.id limit ${BATCH}`,
         after ?? [],
       )

@@ -10,6 +10,7 @@ import { HttpError, badRequest, forbidden, notFound, refusalError } from '../htt
 import { completeTaskAsServer } from '../workflow/commands';
 import type { WorkflowHost } from '../workflow/host';
 import { typed } from '../workflow/variables';
+import { recordSignature, requireSignature, storedRecord } from '../signing/service';
 import {
   decisionSupport,
   derivedColumns,
@@ -158,6 +159,8 @@ export async function finalizeReport(
   userId: string,
   reportId: string,
   body: { overrideReason?: unknown; emptySectionsReason?: unknown },
+  /** The signing token of this act (issue 30: an e-signature, src/server/signing). */
+  signature?: unknown,
 ): Promise<FinalizeResult> {
   const overrideReason = reason(body.overrideReason, 'overrideReason', false);
   const emptyReason = reason(body.emptySectionsReason, 'emptySectionsReason', false);
@@ -187,6 +190,8 @@ export async function finalizeReport(
 
     const outcome = trialOutcome(values);
     await checkSignable(sql, visible, outcome);
+    // Every rule passed: now the signer's re-authentication is spent (a refusal above spends none).
+    await requireSignature(sql, signature, { userId, act: 'report_sign', recordId: reportId });
     const derived = derivedColumns(values, day);
     const names = Object.keys(derived);
     await sql.query(
@@ -199,10 +204,33 @@ export async function finalizeReport(
     );
     await markInterviewHeld(sql, visible.booking_id);
     const workflow = await applyOutcome(services, sql, { ...visible, values, outcome, userId });
+    await signReportAct(sql, { userId, reportId, caseId: visible.case_id, act: 'report_sign', overridden: overridable.map((p) => p.rule), overrideReason });
     return { id: reportId, outcome, workflow, overridden: overridable.map((p) => p.rule) };
   }).catch((error: unknown) => {
     throw reportDatabaseError(error);
   });
+}
+
+/**
+ * The manifests of a signed or amended report (issue 30): the signature over the report as
+ * stored, and, when a coordinator overrode a rule, a second manifest with that meaning over the
+ * rules and the reason, so the override is signed and shown as such.
+ */
+async function signReportAct(
+  sql: Sql,
+  act: { userId: string; reportId: string; caseId: string; act: 'report_sign' | 'report_amend'; overridden: string[]; overrideReason: string | undefined },
+): Promise<void> {
+  const report = await storedRecord(sql, 'interview_reports', 'id', act.reportId);
+  await recordSignature(sql, { signerId: act.userId, act: act.act, caseId: act.caseId, recordId: act.reportId, content: report });
+  if (act.overridden.length > 0) {
+    await recordSignature(sql, {
+      signerId: act.userId,
+      act: 'rule_override',
+      caseId: act.caseId,
+      recordId: act.reportId,
+      content: { rules: act.overridden, reason: act.overrideReason ?? null, reportVersion: report.version ?? null, during: act.act },
+    });
+  }
 }
 
 /** Refuses to sign before the booked interview's start (drafts may be prepared earlier). */
@@ -290,6 +318,8 @@ export async function amendReport(
   userId: string,
   reportId: string,
   body: { reason?: unknown; values?: unknown; overrideReason?: unknown },
+  /** The signing token of this act (issue 30: an e-signature, src/server/signing). */
+  signature?: unknown,
 ): Promise<{ id: string; version: number; overridden: string[] }> {
   const why = reason(body.reason, 'reason', true)!;
   const overrideReason = reason(body.overrideReason, 'overrideReason', false);
@@ -323,6 +353,7 @@ export async function amendReport(
     if (fixed.length > 0) throw refused(fixed, false);
     const overridable = problems.filter((p) => p.overridable);
     if (overridable.length > 0 && !overrideReason) throw refused(overridable, true);
+    await requireSignature(sql, signature, { userId, act: 'report_amend', recordId: reportId });
     const derived = derivedColumns(values, day);
     const override = overridable.length > 0 ? { override_reason: overrideReason!, override_by: userId } : {};
     const columns: Record<string, unknown> = { ...(patch as Record<string, unknown>), ...derived, ...override, trial_outcome: trialOutcome(values) };
@@ -335,6 +366,7 @@ export async function amendReport(
       [reportId, userId, why, ...names.map((n) => columns[n])],
     );
     await sql.query(`select set_config('sanad.amend_report', '', true)`);
+    await signReportAct(sql, { userId, reportId, caseId: visible.case_id, act: 'report_amend', overridden: overridable.map((p) => p.rule), overrideReason });
     return { id: reportId, version: rows[0]!.version, overridden: overridable.map((p) => p.rule) };
   }).catch((error: unknown) => {
     throw reportDatabaseError(error);

@@ -31,6 +31,8 @@ import type { WorkflowHost } from '../workflow/host';
 import { caseReadsOf } from '../integrity/access-log';
 import { commitmentOf, parametersText } from '../../domain/allocation-verify';
 import { registerAllocationCommitmentRoutes } from './commitment';
+import { SIGNATURE_HEADER } from '../../domain/signatures';
+import { recordSignature, requireSignature, storedRecord } from '../signing/service';
 import { registerBlindingRoutes } from './blinding';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -125,7 +127,7 @@ export interface Assignment {
  * permission question and the randomizeTask hook that draws), so the arm is drawn, the task
  * closes and the stage moves in one transaction. Without an open task nothing is drawn.
  */
-export async function randomizeInStep(sql: Sql, host: WorkflowHost, userId: string, caseId: string): Promise<Assignment> {
+export async function randomizeInStep(sql: Sql, host: WorkflowHost, userId: string, caseId: string, signature?: unknown): Promise<Assignment> {
   await requireCoordinator(sql, 'randomize a case');
   const { rows } = await sql.query<{ visible: boolean; task_id: string | null; randomized: boolean }>(
     `select exists (select 1 from app_public.cases where id = $1) as visible,
@@ -141,14 +143,27 @@ export async function randomizeInStep(sql: Sql, host: WorkflowHost, userId: stri
     throw conflict('not_accepted', 'The trial of this case is not waiting for randomization: a signed interview report must accept the patient first.');
   }
   try {
-    await completeTask({ sql, host, userId }, found.task_id, {});
+    await completeTask({ sql, host, userId, signature }, found.task_id, {});
   } catch (error) {
     // The task command speaks Camunda's error format; this route speaks the app's.
+    if (error instanceof CamundaError && error.code?.startsWith('signature_')) throw new HttpError(error.statusCode, error.code, error.message, undefined, error.details);
     if (error instanceof CamundaError) throw new HttpError(error.statusCode, error.statusCode === 403 ? 'forbidden' : 'randomization_refused', error.message);
     throw error;
   }
   const assigned = await sql.query<Assignment>('select id, treatment, stratum, assigned_at from app_public.treatment_assignments where case_id = $1', [caseId]);
   return assigned.rows[0]!;
+}
+
+/**
+ * The exclusion command (app_hidden.exclude_case decides who may and what) as an e-signature
+ * (issue 30): the signature is spent after the function accepted the change, in its
+ * transaction, and the manifest covers the change and the case's flags after it.
+ */
+async function excludeSigned(sql: Sql, userId: string, caseId: string, body: Record<string, unknown>, signature: unknown): Promise<void> {
+  await sql.query('select app_hidden.exclude_case($1, $2, $3, $4, $5)', [caseId, body.flag, body.value, body.reason, body.askForPost ?? false]);
+  await requireSignature(sql, signature, { userId, act: 'exclude', recordId: caseId });
+  const change = { flag: body.flag, value: body.value, reason: body.reason, askForPost: body.askForPost ?? false };
+  await recordSignature(sql, { signerId: userId, act: 'exclude', caseId, recordId: caseId, content: { change, case: await storedRecord(sql, 'cases', 'id', caseId) } });
 }
 
 async function readParticipants(sql: Sql): Promise<Participant[]> {
@@ -328,7 +343,7 @@ export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool, host: W
 
   app.post<{ Params: { caseId: string } }>('/api/trial/cases/:caseId/randomize', async (request, reply) => {
     const caseId = caseIdParam(request.params.caseId);
-    const drawn = await run(pool, request, (sql) => randomizeInStep(sql, host, request.identity.userId!, caseId));
+    const drawn = await run(pool, request, (sql) => randomizeInStep(sql, host, request.identity.userId!, caseId, request.headers[SIGNATURE_HEADER]));
     request.log.info({ caseId, stratum: drawn.stratum, userId: request.identity.userId }, 'case randomized');
     return reply.status(201).send({ id: drawn.id, treatment: drawn.treatment, stratum: drawn.stratum, assignedAt: drawn.assigned_at });
   });
@@ -340,9 +355,7 @@ export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool, host: W
     if (typeof body.value !== 'boolean') throw badRequest('value_required', 'value must be true (set) or false (clear).');
     if (typeof body.reason !== 'string') throw badRequest('reason_required', 'Give a reason (up to 2000 characters).');
     if (body.askForPost !== undefined && typeof body.askForPost !== 'boolean') throw badRequest('ask_for_post_invalid', 'askForPost must be true or false.');
-    await run(pool, request, (sql) =>
-      sql.query('select app_hidden.exclude_case($1, $2, $3, $4, $5)', [caseId, body.flag, body.value, body.reason, body.askForPost ?? false]),
-    );
+    await run(pool, request, (sql) => excludeSigned(sql, request.identity.userId!, caseId, body, request.headers[SIGNATURE_HEADER]));
     return reply.status(204).send();
   });
 
@@ -404,6 +417,26 @@ export function registerTrialRoutes(app: FastifyInstance, pool: pg.Pool, host: W
     const day = new Date().toISOString().slice(0, 10);
     const cells = rows.map((r): Cell[] => [r.case_id, r.arm, r.kind, r.content, r.reason, r.sent_at]);
     return sendCsv(reply, `sanad-out-of-arm-${day}.csv`, toCsv(['case_id', 'arm', 'kind', 'content', 'reason', 'sent_at'], cells));
+  });
+
+  // Issue 30 item 3: the e-signature manifests, the research export's signatures file
+  // (coordinators): who signed what, when (UTC), with which meaning, the hash of the signed
+  // content and the row's link in the signatures' hash chain.
+  app.get('/api/trial/signatures.csv', async (request, reply) => {
+    const rows = await run(pool, request, async (sql) => {
+      await requireCoordinator(sql, 'export the signatures');
+      const result = await sql.query<Record<string, string>>(
+        `select id, case_id, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as signed_at, printed_name, act, meaning,
+                record_kind, record_id, content_hash, chain_seq::text as chain_seq, row_hash
+           from app_public.signatures order by at, id`,
+      );
+      return result.rows;
+    });
+    caseReadsOf(request).add('export', 'trial', [...new Set(rows.map((r) => r.case_id!))]);
+    const day = new Date().toISOString().slice(0, 10);
+    const columns = ['signature_id', 'case_id', 'signed_at_utc', 'printed_name', 'act', 'meaning', 'record_kind', 'record_id', 'content_hash', 'chain_seq', 'row_hash'];
+    const cells = rows.map((r): Cell[] => [r.id, r.case_id, r.signed_at, r.printed_name, r.act, r.meaning, r.record_kind, r.record_id, r.content_hash, r.chain_seq, r.row_hash].map((v) => v ?? null));
+    return sendCsv(reply, `sanad-signatures-${day}.csv`, toCsv(columns, cells));
   });
 
   app.get<{ Querystring: { year?: string; month?: string } }>('/api/trial/invoices', async (request) => {

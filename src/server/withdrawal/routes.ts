@@ -11,6 +11,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
+import { SIGNATURE_HEADER } from '../../domain/signatures';
 import { withUser } from '../db/transaction';
 import { badRequest, notFound, unauthorized } from '../http/errors';
 import { erasurePreview, setLegalHold, withdrawalState, withdrawParticipant, WITHDRAWAL_LEVELS, type WithdrawalLevel } from './service';
@@ -32,6 +33,11 @@ function signedIn(request: FastifyRequest): void {
   if (!request.identity.userId) throw unauthorized('sign_in_required', 'Please sign in.');
 }
 
+/** The signer of a signed act: the person and the token in the header sanad-signature (issue 30). */
+function signerOf(request: FastifyRequest): { userId: string; signature: unknown } {
+  return { userId: request.identity.userId!, signature: request.headers[SIGNATURE_HEADER] };
+}
+
 export function registerWithdrawalRoutes(app: FastifyInstance, pool: pg.Pool): void {
   app.get<{ Params: { caseId: string } }>('/api/withdrawal/cases/:caseId', async (request) => {
     signedIn(request);
@@ -48,7 +54,7 @@ export function registerWithdrawalRoutes(app: FastifyInstance, pool: pg.Pool): v
       throw badRequest('withdrawal_level_unknown', 'Choose a level: stop_contact, stop_data or erasure.');
     }
     const reason = typeof body.reason === 'string' ? body.reason : '';
-    const made = await withUser(pool, request.identity, (sql) => withdrawParticipant(sql, caseId, level as WithdrawalLevel, reason));
+    const made = await withUser(pool, request.identity, (sql) => withdrawParticipant(sql, caseId, level as WithdrawalLevel, reason, signerOf(request)));
     return reply.status(201).send(made);
   });
 
@@ -65,7 +71,7 @@ export function registerWithdrawalRoutes(app: FastifyInstance, pool: pg.Pool): v
     if (typeof body.hold !== 'boolean') throw badRequest('invalid_body', 'Say whether the hold is set (true) or lifted (false).');
     const reason = typeof body.reason === 'string' ? body.reason : '';
     const hold = body.hold;
-    await withUser(pool, request.identity, (sql) => setLegalHold(sql, caseId, hold, reason));
+    await withUser(pool, request.identity, (sql) => setLegalHold(sql, caseId, hold, reason, signerOf(request)));
     return withUser(pool, request.identity, (sql) => withdrawalState(sql, caseId));
   });
 }

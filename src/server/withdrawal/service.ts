@@ -5,6 +5,7 @@
  */
 import type { Sql } from '../db/transaction';
 import { notFound } from '../http/errors';
+import { recordSignature, requireSignature, storedRecord } from '../signing/service';
 
 export const WITHDRAWAL_LEVELS = ['stop_contact', 'stop_data', 'erasure'] as const;
 export type WithdrawalLevel = (typeof WITHDRAWAL_LEVELS)[number];
@@ -19,19 +20,31 @@ export interface Withdrawal {
   decidedAt: string;
 }
 
+/** Who signs an act and the token they brought (issue 30: the header sanad-signature). */
+export interface Signer {
+  userId: string;
+  signature: unknown;
+}
+
 /**
  * A coordinator withdraws a participant at a level, with a reason: the act the screen confirms.
- * Kept as this one function so an e-signature (re-entering the password) can be required here.
+ * An e-signature (issue 30): the token is spent after the SQL accepted the withdrawal, in its
+ * transaction, and the manifest covers the withdrawal as stored.
  */
-export async function withdrawParticipant(sql: Sql, caseId: string, level: WithdrawalLevel, reason: string): Promise<Withdrawal> {
+export async function withdrawParticipant(sql: Sql, caseId: string, level: WithdrawalLevel, reason: string, signer: Signer): Promise<Withdrawal> {
   const { rows } = await sql.query<Row>('select id, level, reason, decided_at from app_hidden.withdraw_case($1, $2, $3)', [caseId, level, reason]);
   const r = rows[0]!;
+  await requireSignature(sql, signer.signature, { userId: signer.userId, act: 'withdraw', recordId: caseId });
+  const stored = await storedRecord(sql, 'case_withdrawals', 'id', r.id as string);
+  await recordSignature(sql, { signerId: signer.userId, act: 'withdraw', caseId, recordId: caseId, content: { withdrawal: stored } });
   return { id: r.id as string, level: r.level as WithdrawalLevel, reason: r.reason as string, decidedAt: iso(r.decided_at)! };
 }
 
-/** Sets or lifts the legal hold that blocks erasure (coordinators; confirmed with a reason). */
-export async function setLegalHold(sql: Sql, caseId: string, hold: boolean, reason: string): Promise<void> {
+/** Sets or lifts the legal hold that blocks erasure (coordinators; confirmed with a reason; signed). */
+export async function setLegalHold(sql: Sql, caseId: string, hold: boolean, reason: string, signer: Signer): Promise<void> {
   await sql.query('select app_hidden.set_legal_hold($1, $2, $3)', [caseId, hold, reason]);
+  await requireSignature(sql, signer.signature, { userId: signer.userId, act: 'legal_hold', recordId: caseId });
+  await recordSignature(sql, { signerId: signer.userId, act: 'legal_hold', caseId, recordId: caseId, content: { hold, reason } });
 }
 
 export interface ErasureField {

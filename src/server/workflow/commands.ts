@@ -15,12 +15,17 @@ import type { FormField } from './definitions';
 import type { WorkflowHost } from './host';
 import { refuseServerOnlyTask, TASK_COMPLETION_HOOKS, TASKS_COMPLETED_WITH, withServerFields } from './task-hooks';
 import type { TypedVariables } from './variables';
+import { SIGNED_TASKS, type SignedAct } from '../../domain/signatures';
+import { HttpError } from '../http/errors';
+import { recordSignature, requireSignature, storedRecord } from '../signing/service';
 
 export interface CommandContext {
   sql: Sql;
   host: WorkflowHost;
   /** The signed-in person (verified token). */
   userId: string;
+  /** The signing token the request carried (header sanad-signature), for the signed tasks. */
+  signature?: unknown;
 }
 
 /** Leaves the request role: what follows runs as the owner, in the same transaction. */
@@ -344,13 +349,41 @@ export async function completeTask(
   // randomizeTask, task-hooks.ts). The hook runs as the request role, before the step, so its
   // writes commit with the step or not at all.
   const hook = TASK_COMPLETION_HOOKS[task.task_definition_key];
+  // Randomizing and closing a safety task are e-signatures (issue 30): checked after who may and
+  // what the form carries, before the hook draws or documents anything; spent only if the
+  // completion commits.
+  const signedAct = SIGNED_TASKS[task.task_definition_key];
+  if (signedAct) await requireTaskSignature(ctx, signedAct, task);
   if (hook) Object.assign(variables, await hook(sql, { taskId: task.id, caseId: task.case_id, submitted: variables }));
   await becomeOwner(sql);
   await runCompletion(sql, host, task, variables, userId, call);
+  if (signedAct) await signTask(sql, userId, signedAct, task, variables);
   for (const companion of TASKS_COMPLETED_WITH[task.task_definition_key] ?? []) {
     await completeTaskAsServer(sql, host, { caseId: task.case_id, taskDefinitionKey: companion });
   }
   return { processInstanceId: task.process_instance_id };
+}
+
+/** The record a task's signature is bound to: the case for a randomization, else the task. */
+function signedRecordOf(act: SignedAct, task: { id: string; case_id: string }): string {
+  return act === 'randomize' ? task.case_id : task.id;
+}
+
+async function requireTaskSignature(ctx: CommandContext, act: SignedAct, task: { id: string; case_id: string }): Promise<void> {
+  try {
+    await requireSignature(ctx.sql, ctx.signature, { userId: ctx.userId, act, recordId: signedRecordOf(act, task) });
+  } catch (error) {
+    // The Camunda routes answer in Camunda's shape, with the code and what to sign.
+    if (error instanceof HttpError) throw new CamundaError(error.statusCode, 'AuthorizationException', error.message, error.code, error.extra);
+    throw error;
+  }
+}
+
+/** The manifest of a signed task: the task as closed, with the drawn assignment of a randomization. */
+async function signTask(sql: Sql, userId: string, act: SignedAct, task: { id: string; case_id: string }, variables: TypedVariables): Promise<void> {
+  const content: Record<string, unknown> = { task: await storedRecord(sql, 'workflow_tasks', 'id', task.id), variables };
+  if (act === 'randomize') content.assignment = await storedRecord(sql, 'treatment_assignments', 'case_id', task.case_id);
+  await recordSignature(sql, { signerId: userId, act, caseId: task.case_id, recordId: signedRecordOf(act, task), content });
 }
 
 async function runCompletion(

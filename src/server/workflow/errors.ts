@@ -6,12 +6,17 @@ export class CamundaError extends Error {
     message: string,
     /** A code a screen can say in the person's language (e.g. SAFETY_TASK_NEEDS_CALL_OR_REASON). */
     readonly code?: string,
+    /** What a screen needs to act on the refusal (the act and record of a missing signature). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
 
-  get body(): { type: string; message: string; code?: string } {
-    return this.code ? { type: this.type, message: this.message, code: this.code } : { type: this.type, message: this.message };
+  get body(): { type: string; message: string; code?: string; details?: Record<string, unknown> } {
+    const body: { type: string; message: string; code?: string; details?: Record<string, unknown> } = { type: this.type, message: this.message };
+    if (this.code) body.code = this.code;
+    if (this.details) body.details = this.details;
+    return body;
   }
 }
 

@@ -5,6 +5,7 @@
  * (camunda-reads.ts: filtered to the caller's cases by row-level security), then answers in
  * Camunda's shape, status codes and error bodies ({type, message}).
  */
+import { SIGNATURE_HEADER } from '../../domain/signatures';
 import { sendDatabaseUnavailable } from '../http/unavailable';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
@@ -281,7 +282,7 @@ async function registerScope(app: FastifyInstance, pool: pg.Pool, host: Workflow
         const taskId = id(request.params.id, 'Task');
         const withVariables = request.body?.withVariablesInReturn === true;
         const answer = await inTransaction(request, async (ctx) => {
-          const done = await completeTask(ctx, taskId, variables, call);
+          const done = await completeTask({ ...ctx, signature: request.headers[SIGNATURE_HEADER] }, taskId, variables, call);
           if (!withVariables) return undefined;
           // Care staff and coordinators get the process variables; others what they submitted.
           return readProcessVariables(ctx, done.processInstanceId).catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, graphql, isCodedError } from './client';
+import { ApiError, graphql, isCodedError, sendSigned, setSigner, signatureAsked } from './client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -55,5 +55,36 @@ describe('refusals before execution (issue 16)', () => {
     vi.stubGlobal('fetch', vi.fn(async () => answers.shift()!));
     await expect(graphql('{ a }')).rejects.toMatchObject({ status: 400, code: 'QUERY_TOO_DEEP', message: 'too deep' });
     await expect(graphql('{ a }')).rejects.toMatchObject({ status: 429, code: 'rate_limited', message: 'wait' });
+  });
+});
+
+describe('signed acts (issue 30)', () => {
+  it('reads the act and record of both refusal shapes, and nothing else', () => {
+    expect(signatureAsked(403, { error: 'signature_required', act: 'exclude', recordId: 'r1' })).toEqual({ act: 'exclude', recordId: 'r1' });
+    expect(signatureAsked(403, { code: 'signature_invalid', details: { act: 'randomize', recordId: 'c1' } })).toEqual({ act: 'randomize', recordId: 'c1' });
+    expect(signatureAsked(403, { error: 'forbidden' })).toBeUndefined();
+    expect(signatureAsked(400, { error: 'signature_required', act: 'exclude', recordId: 'r1' })).toBeUndefined();
+  });
+
+  it('asks the signer once and repeats the request with the token; a cancelled signature leaves the refusal', async () => {
+    const sent: Record<string, string>[] = [];
+    vi.stubGlobal('fetch', async (_path: string, init: RequestInit) => {
+      const headers = init.headers as Record<string, string>;
+      sent.push(headers);
+      return headers['sanad-signature'] === 'tok'
+        ? new Response(null, { status: 204 })
+        : new Response(JSON.stringify({ error: 'signature_required', act: 'exclude', recordId: 'r1' }), { status: 403 });
+    });
+    const asked: unknown[] = [];
+    setSigner(async (ask) => {
+      asked.push(ask);
+      return 'tok';
+    });
+    expect((await sendSigned('/x', { method: 'POST', headers: {} })).status).toBe(204);
+    expect(asked).toEqual([{ act: 'exclude', recordId: 'r1' }]);
+    expect(sent.map((h) => h['sanad-signature'])).toEqual([undefined, 'tok']);
+    setSigner(async () => null);
+    expect((await sendSigned('/x', { method: 'POST', headers: {} })).status).toBe(403);
+    setSigner(null);
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { FieldErrors } from '../../domain/accounts';
 import { IDEMPOTENCY_HEADER, newIdempotencyKey, needsIdempotencyKey, RETRY_DELAYS_MS } from './idempotency';
+import { SIGNATURE_HEADER } from '../../domain/signatures';
 
 export const TOKEN_KEY = 'authToken';
 
@@ -68,6 +69,68 @@ export interface RequestOptions {
   idempotencyKey?: string;
 }
 
+/** The act and record a refusal asks the person to sign (issue 30: e-signatures). */
+export interface SignatureAsk {
+  act: string;
+  recordId: string;
+}
+
+/** Asks the person to sign (the signing dialog): a signing token, or null when they cancel. */
+export type Signer = (ask: SignatureAsk) => Promise<string | null>;
+let signer: Signer | null = null;
+
+const signedListeners = new Set<Listener>();
+
+/** Called after a signed act went through (the screens refetch the signature manifests). */
+export function onSigned(listener: Listener): () => void {
+  signedListeners.add(listener);
+  return () => signedListeners.delete(listener);
+}
+
+/** The signing dialog registers itself here; every signed act's request then goes through it. */
+export function setSigner(next: Signer | null): void {
+  signer = next;
+}
+
+/**
+ * The act and record of a "signature needed" refusal: the app's routes answer
+ * {error, act, recordId}, the workflow routes (Camunda's shape) {code, details: {act, recordId}}.
+ */
+export function signatureAsked(status: number, body: Record<string, unknown>): SignatureAsk | undefined {
+  if (status !== 403) return undefined;
+  const code = typeof body.error === 'string' ? body.error : body.code;
+  if (code !== 'signature_required' && code !== 'signature_invalid') return undefined;
+  const where = (typeof body.details === 'object' && body.details !== null ? body.details : body) as Record<string, unknown>;
+  return typeof where.act === 'string' && typeof where.recordId === 'string' ? { act: where.act, recordId: where.recordId } : undefined;
+}
+
+/**
+ * Sends a request; when the server answers that the act needs the person's electronic
+ * signature, asks for it (the signing dialog) and sends the same request once more with the
+ * signing token. A refused act changed nothing, so repeating it is safe. Cancelled: the refusal.
+ */
+export async function sendSigned(
+  path: string,
+  init: RequestInit & { headers: Record<string, string> },
+  sender: (path: string, init: RequestInit) => Promise<Response> = send,
+): Promise<Response> {
+  const response = await sender(path, init);
+  if (response.status !== 403 || !signer || init.headers[SIGNATURE_HEADER]) return response;
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(await response.clone().text()) as Record<string, unknown>;
+  } catch {
+    return response;
+  }
+  const ask = signatureAsked(response.status, body);
+  if (!ask) return response;
+  const token = await signer(ask);
+  if (!token) return response;
+  const signed = await sender(path, { ...init, headers: { ...init.headers, [SIGNATURE_HEADER]: token } });
+  if (signed.ok) signedListeners.forEach((l) => l());
+  return signed;
+}
+
 export async function api<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const token = options.anonymous ? null : readToken();
@@ -76,13 +139,15 @@ export async function api<T>(method: string, path: string, options: RequestOptio
   if (options.file) headers['content-type'] = 'application/octet-stream';
   const keyed = !options.anonymous && needsIdempotencyKey(method, path, options.body);
   if (keyed) headers[IDEMPOTENCY_HEADER] = options.idempotencyKey ?? newIdempotencyKey();
-  const init: RequestInit = {
+  const init: RequestInit & { headers: Record<string, string> } = {
     method,
     headers,
     body: options.file ?? (options.body === undefined ? null : JSON.stringify(options.body)),
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  const response = keyed ? await sendWithRetries(path, init) : await send(path, init);
+  // A write that needs the person's signature is sent again with it (sendSigned); the same
+  // Idempotency-Key is safe there, because the server keeps no answer of a refusal to sign.
+  const response = await sendSigned(path, init, keyed ? sendWithRetries : send);
   return (await readJson(response)) as T;
 }
 

@@ -12,6 +12,7 @@ import { ErrorList } from '../features/errors/ErrorList';
 import { MaintenanceScreen } from '../features/errors/MaintenanceScreen';
 import { SessionProvider } from '../session/session';
 import { ConfirmProvider } from '../ui/confirm';
+import { SigningProvider } from '../features/signing/SigningDialog';
 import { createRouter } from './router';
 
 export function App({ maintenance: initialMaintenance }: { maintenance: boolean }) {
@@ -24,8 +25,11 @@ export function App({ maintenance: initialMaintenance }: { maintenance: boolean 
       <ErrorsProvider>
         <SessionProvider>
           <ConfirmProvider>
-            <RouterProvider router={router} />
-            <ErrorList />
+            {/* Issue 30: every signed act's refusal "signature needed" opens the signing dialog. */}
+            <SigningProvider>
+              <RouterProvider router={router} />
+              <ErrorList />
+            </SigningProvider>
           </ConfirmProvider>
         </SessionProvider>
       </ErrorsProvider>

@@ -17,6 +17,7 @@ export const SCREENS: Record<RouteId, ComponentType> = {
   login: lazyScreen('main', main, (m) => m.LoginPage),
   home: lazyScreen('main', main, (m) => m.HomePage),
   profile: lazyScreen('account', account, (m) => m.ProfilePage),
+  secondFactor: lazyScreen('account', account, (m) => m.SecondFactorPage),
   register: lazyScreen('account', account, (m) => m.RegisterPage),
   resetPassword: lazyScreen('account', account, (m) => m.ResetPasswordPage),
   registerCounseling: lazyScreen('registerCounseling', () => import('../sections/register-counseling'), (m) => m.RegisterCounselingPage),

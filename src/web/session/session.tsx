@@ -26,7 +26,8 @@ export interface Session {
   currentCaseId: string | null;
   /** The last sign-in failure (wrong credentials, locked, unconfirmed), for the login screen. */
   failedLogin: ApiError | null;
-  signIn(login: string, password: string): Promise<Profile>;
+  /** `code`: the second factor's code or a recovery code, when the person has one (issue 30). */
+  signIn(login: string, password: string, code?: string): Promise<Profile>;
   signOut(): Promise<void>;
   reloadProfile(): Promise<void>;
   setUser(profile: Profile): void;
@@ -149,10 +150,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => onSessionEnded(clear), [clear]);
 
   const signIn = useCallback(
-    async (login: string, password: string) => {
+    async (login: string, password: string, code?: string) => {
       try {
         const { encoded } = await api<{ encoded: string }>('POST', '/api/auth/tokens', {
-          body: { username: login, password },
+          body: { username: login, password, ...(code ? { code } : {}) },
           anonymous: true,
         });
         storeToken(encoded);

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useClock } from '../../ui/useClock';
 import { safeReturnTo } from '../../../domain/routes';
+import { ApiError } from '../../api/client';
 import { useSession } from '../../session/session';
 import { Alert, Page, TextField } from '../../ui/ui';
 import { referenceText } from '../../ui/ErrorAlert';
@@ -39,6 +40,11 @@ function FailedLogin() {
         <Alert kind="error">{t(failedLogin.code === 'too_many_attempts' ? 'hardening.tooManyAttempts' : 'hardening.rateLimited', { wait })}</Alert>
       );
     }
+    // Issue 30: the second step for a person with a second factor (the form shows the code field).
+    case 'mfa_code_required':
+      return <Alert kind="info">{t('mfa.signInCodeAsked')}</Alert>;
+    case 'mfa_code_invalid':
+      return <Alert kind="error">{t('mfa.signInCodeWrong')}</Alert>;
     case 'email_unconfirmed':
       return (
         <Alert kind="warning">
@@ -59,6 +65,9 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
+  // Issue 30: asked after the password when the person uses a second factor.
+  const [code, setCode] = useState('');
+  const [codeStep, setCodeStep] = useState(false);
   const [busy, setBusy] = useState(false);
   const denied = (location.state as { denied?: boolean } | null)?.denied === true;
 
@@ -66,11 +75,19 @@ export function LoginPage() {
     event.preventDefault();
     setBusy(true);
     try {
-      await session.signIn(login.trim(), password);
+      await session.signIn(login.trim(), password, codeStep ? code.trim() : undefined);
       void navigate(safeReturnTo(params.get('returnTo')), { replace: true });
-    } catch {
-      // The failed-login flag in the session explains it; keep the form as typed.
-      setPassword('');
+    } catch (error) {
+      // The failed-login flag in the session explains it; keep the form as typed. The password
+      // stays for the code step (the code is sent with it).
+      const mfa = error instanceof ApiError && (error.code === 'mfa_code_required' || error.code === 'mfa_code_invalid');
+      if (mfa) {
+        setCodeStep(true);
+        setCode('');
+      } else {
+        setPassword('');
+        setCodeStep(false);
+      }
     } finally {
       setBusy(false);
     }
@@ -107,8 +124,21 @@ export function LoginPage() {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
+          {codeStep ? (
+            <TextField
+              label={t('mfa.signInCode')}
+              hint={t('mfa.signInCodeHint')}
+              name="code"
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              data-ltr=""
+              autoFocus
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
+          ) : null}
           <div className="button-row">
-            <button type="submit" className="button" disabled={busy || !login || !password}>
+            <button type="submit" className="button" disabled={busy || !login || !password || (codeStep && !code.trim())}>
               {busy ? t('login.submitting') : t('login.submit')}
             </button>
           </div>

@@ -1,5 +1,6 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { addFieldErrors, emailProblems, passwordProblems, type FieldErrors } from '../../../domain/accounts';
 import { useClock } from '../../ui/useClock';
 import { changeLocale, currentLocale, supportedLocales } from '../../i18n/i18n';
@@ -172,6 +173,18 @@ function PasswordForm() {
   );
 }
 
+/** Staff: the second factor's own screen (issue 30 item 4). */
+function SecondFactorLink() {
+  const { t } = useTranslation();
+  return (
+    <section className="card" aria-labelledby="profile-mfa">
+      <h2 id="profile-mfa">{t('mfa.title')}</h2>
+      <p>{t('mfa.profileIntro')}</p>
+      <Link to="/profile/second-factor">{t('mfa.profileLink')}</Link>
+    </section>
+  );
+}
+
 export function ProfilePage() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -181,6 +194,7 @@ export function ProfilePage() {
       <DetailsForm user={user} />
       <EmailForm user={user} />
       <PasswordForm />
+      {user.is_patient_account ? null : <SecondFactorLink />}
       <RecordReadersSection />
       {user.is_patient_account ? <MyConsentsSection /> : null}
       {user.is_patient_account ? <OwnDataSection /> : null}

@@ -4,6 +4,7 @@
  * the erasure after its dry run), and set or lift a legal hold that blocks erasure.
  */
 import { useState } from 'react';
+import { SignatureManifests } from '../signing/SignatureManifests';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useClock } from '../../ui/useClock';
@@ -100,6 +101,8 @@ export function WithdrawalPanel({ caseId }: { caseId: string }) {
           <li key={e.erasedAt}>{t('withdrawal.erasedAt', { time: when(e.erasedAt) })}</li>
         ))}
       </ul>
+      {/* Issue 30: the withdrawal's and the hold's e-signatures (a patient sees the withdrawal's). */}
+      <SignatureManifests by={{ caseId }} acts={['withdraw', 'legal_hold']} />
       {data.legalHold ? (
         <p>
           <strong>{t('withdrawal.hold.active')}</strong> <span dir="auto">{data.legalHold.reason}</span>

@@ -15,6 +15,7 @@ import {
 import { isLocale, type Locale } from "../../../domain/locales";
 import { useClock } from "../../ui/useClock";
 import { loadReportVersions, type ReportRow } from "./api";
+import { SignatureManifests } from "../signing/SignatureManifests";
 
 export function displayValue(
   field: ReportField,
@@ -140,6 +141,8 @@ export function ReportView({
           </section>
         )
       ) : null}
+      {/* Issue 30: the e-signatures of this report (signing, amendments, rule overrides). */}
+      {showVersions && report.state === "final" ? <SignatureManifests by={{ recordId: report.id }} /> : null}
     </article>
   );
 }

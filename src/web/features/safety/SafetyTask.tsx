@@ -7,6 +7,7 @@
  * call and a follow-up contact show their call in words. No id or process variable is shown.
  */
 import { Ident } from '../../ui/Ident';
+import { SignatureManifests } from '../signing/SignatureManifests';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -216,7 +217,7 @@ function CloseFailure({ failure }: { failure: { status: number; body: string } |
   }
   return (
     <Alert kind="error" title={t('safetyLoop.close.failed')} focusOnShow focusKey={failure}>
-      {failure.status === 0 ? t('errorCodes.network') : t(`safetyLoop.errors.${code ?? 'unknown'}`, { defaultValue: t('safetyLoop.errors.unknown') })}
+      {failure.status === 0 ? t('errorCodes.network') : t(`safetyLoop.errors.${code ?? 'unknown'}`, { defaultValue: t(`refusals.${code ?? 'unknown'}`, { defaultValue: t('safetyLoop.errors.unknown') }) })}
     </Alert>
   );
 }
@@ -328,6 +329,8 @@ export function SafetyTaskView({ taskId }: { taskId: string }) {
           <Calls task={task} signalId={null} />
         </>
       )}
+      {/* Issue 30: closing a safety task is signed; its manifest shows with the task. */}
+      {open ? null : <SignatureManifests by={{ recordId: task.id }} />}
     </div>
   );
 }

@@ -8,7 +8,7 @@ import type { TaskFormField, TaskListFilter, CamundaVariables } from '../../../d
 import { taskQueryVariables } from '../../../domain/workflow-tasks';
 import { mergeTaskLog, taskLogQuery, type RunningProcess, type TaskLogEntry } from '../../../domain/workflow-reads';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { api, readToken } from '../../api/client';
+import { api, readToken, sendSigned, signatureAsked } from '../../api/client';
 import { graphql, request } from '../../api/graphql';
 import { IDEMPOTENCY_HEADER, needsIdempotencyKey, newIdempotencyKey } from '../../api/idempotency';
 
@@ -115,9 +115,20 @@ export async function loadProcessVariables(processInstanceId: string): Promise<T
   return (await response.json()) as TypedVariables;
 }
 
+/** A refusal for a signature the person did not give (they cancelled the signing dialog). */
+function signatureCancelled(status: number, body: string): boolean {
+  try {
+    return signatureAsked(status, JSON.parse(body) as Record<string, unknown>) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 async function workflowFetch(method: string, path: string, body?: unknown): Promise<Response> {
   const token = readToken();
-  return fetch(WORKFLOW_REST + path, {
+  // Through sendSigned: completing a signed task (randomizing, closing a safety task) asks for
+  // the person's electronic signature and repeats the call with it (issue 30).
+  return sendSigned(WORKFLOW_REST + path, {
     method,
     headers: {
       accept: 'application/json',
@@ -146,7 +157,8 @@ export async function submitTaskForm(taskId: string, variables: CamundaVariables
   }
   if (response.status === 204) return { ok: true };
   const body = await response.text();
-  window.alert(`${response.status} ${body}`);
+  // A signature the person chose not to give is no failure to report (the screen says it).
+  if (!signatureCancelled(response.status, body)) window.alert(`${response.status} ${body}`);
   return { ok: false, status: response.status, body };
 }
 

@@ -5,6 +5,7 @@
  * record of a held or cancelled therapy session (it becomes an invoice item).
  */
 import { useState, type FormEvent } from 'react';
+import { SignatureManifests } from '../signing/SignatureManifests';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useClock } from '../../ui/useClock';
@@ -219,6 +220,8 @@ export function CaseTrialPanel({ caseId, isTherapist }: { caseId: string; isTher
           </ul>
         </>
       ) : null}
+      {/* Issue 30: the signed decisions of the case (randomization, exclusion, dropout). */}
+      <SignatureManifests by={{ caseId }} acts={['randomize', 'exclude']} />
       {isTherapist ? <SessionForm caseId={caseId} /> : null}
     </section>
   );

@@ -199,6 +199,16 @@ export function ConsortPanel() {
     }
   };
 
+  // Issue 30: the signature manifests as the research export's signatures file.
+  const downloadSignatures = async () => {
+    setFailed(null);
+    try {
+      setSaved(await downloadFile('/api/trial/signatures.csv', `sanad-signatures-${day}.csv`));
+    } catch (caught) {
+      setFailed(caught as ApiError);
+    }
+  };
+
   return (
     <section className="trial-panel" aria-labelledby="consort-title">
       <h2 id="consort-title">{t('trial.consort.title')}</h2>
@@ -215,6 +225,9 @@ export function ConsortPanel() {
             </button>
             <button type="button" className="button button--secondary" onClick={() => void downloadParticipants()}>
               {t('trial.consort.downloadParticipants')}
+            </button>
+            <button type="button" className="button button--secondary" onClick={() => void downloadSignatures()}>
+              {t('signing.downloadSignatures')}
             </button>
           </div>
           <p role="status">
