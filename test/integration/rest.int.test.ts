@@ -542,6 +542,32 @@ describe('a standard PostgREST client (postgrest-js), unchanged', () => {
     expect(head.count).toBe(2);
   });
 
+  it('honours handling=strict with max-affected: a DELETE over the limit fails and deletes nothing', async () => {
+    // postgrest-js types maxAffected() for PostgREST 13 servers only; it sends the same headers to ours.
+    const limited = <T,>(builder: T, rows: number): T => (builder as unknown as { maxAffected(rows: number): T }).maxAffected(rows);
+    const db = client(patientA.token);
+    const ids = [crypto.randomUUID(), crypto.randomUUID()];
+    for (const [i, id] of ids.entries()) expect((await db.from('scores').insert({ id, case_id: patientA.caseId, time_of_measurement: `max-affected-${i}`, score: 1 })).error).toBeNull();
+    const over = await limited(db.from('scores').delete().like('time_of_measurement', 'max-affected-*'), 1);
+    expect(over.status).toBe(400);
+    expect(over.error?.code).toBe('PGRST124');
+    expect((await db.from('scores').select('id').like('time_of_measurement', 'max-affected-*')).data).toHaveLength(2);
+    const zero = await limited(db.from('scores').delete().eq('id', ids[0]!), 0);
+    expect(zero.error?.code).toBe('PGRST124');
+    const one = await limited(db.from('scores').delete().eq('id', ids[0]!), 1).select('id');
+    expect([one.status, one.data]).toEqual([200, [{ id: ids[0] }]]);
+    // Preference-Applied names what was honoured; strict handling refuses a preference it does not know.
+    const raw = await fetch(`${url}/api/scores?id=eq.${ids[1]}`, { method: 'DELETE', headers: { authorization: `Bearer ${patientA.token}`, prefer: 'return=representation, handling=strict, max-affected=5' } });
+    expect(raw.status).toBe(200);
+    expect(raw.headers.get('preference-applied')).toBe('return=representation, handling=strict, max-affected=5');
+    const strict = await fetch(`${url}/api/scores?id=eq.${ids[1]}`, { method: 'DELETE', headers: { authorization: `Bearer ${patientA.token}`, prefer: 'handling=strict, return=everything' } });
+    expect(strict.status).toBe(400);
+    expect(await strict.json()).toMatchObject({ code: 'PGRST122', details: 'Invalid preferences: return=everything' });
+    // Another case's rows stay out of reach whatever the preferences.
+    const other = await limited(client(patientB.token).from('scores').delete().like('time_of_measurement', 'max-affected-*'), 5).select('id');
+    expect([other.error, other.data]).toEqual([null, []]);
+  });
+
   it('upserts with onConflict and select, then deletes', async () => {
     const db = client(patientA.token);
     const id = crypto.randomUUID();

@@ -468,9 +468,15 @@ export interface Preferences {
   resolution?: 'merge-duplicates' | 'ignore-duplicates';
   count?: 'exact' | 'planned' | 'estimated';
   missing?: 'default' | 'null';
+  /** `handling=strict`: an invalid preference is an error (PGRST122) and `max-affected` applies. */
+  handling?: 'strict' | 'lenient';
+  /** `max-affected=N` (with `handling=strict`): more affected rows fail and roll back (PGRST124). */
+  maxAffected?: number;
+  /** Preferences that were not understood, named for the strict error. */
+  invalid?: string[];
 }
 
-const PREFERENCE_VALUES: { [K in keyof Preferences]-?: readonly NonNullable<Preferences[K]>[] } = {
+const PREFERENCE_VALUES: { [K in 'return' | 'resolution' | 'count' | 'missing']-?: readonly NonNullable<Preferences[K]>[] } = {
   return: ['representation', 'minimal', 'headers-only'],
   resolution: ['merge-duplicates', 'ignore-duplicates'],
   count: ['exact', 'planned', 'estimated'],
@@ -483,13 +489,45 @@ const PREFERENCE_VALUES: { [K in keyof Preferences]-?: readonly NonNullable<Pref
  */
 export function parsePrefer(header: string | string[] | undefined): Preferences {
   const preferences: Record<string, string> = {};
+  const extra: Pick<Preferences, 'handling' | 'maxAffected' | 'invalid'> = {};
+  const invalid: string[] = [];
   const parts = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',');
   for (const part of parts) {
+    if (part.trim() === '') continue;
     const [name = '', value = ''] = part.split('=').map((s) => s.trim());
     const allowed = (PREFERENCE_VALUES as Record<string, readonly string[]>)[name];
-    if (allowed?.includes(value) && !(name in preferences)) preferences[name] = value;
+    if (allowed?.includes(value)) {
+      if (!(name in preferences)) preferences[name] = value;
+    } else if (name === 'handling' && (value === 'strict' || value === 'lenient')) {
+      extra.handling ??= value;
+    } else if (name === 'max-affected' && /^\d{1,9}$/.test(value)) {
+      extra.maxAffected ??= Number(value);
+    } else if (name !== 'tx' && name !== 'timezone') {
+      invalid.push(part.trim());
+    }
   }
+  if (extra.handling) Object.assign(preferences, { handling: extra.handling });
+  if (extra.maxAffected !== undefined) Object.assign(preferences, { maxAffected: extra.maxAffected });
+  if (invalid.length > 0 && extra.handling === 'strict') Object.assign(preferences, { invalid });
   return preferences as Preferences;
+}
+
+/** PostgREST's strict handling: invalid preferences are refused before anything runs. */
+export function checkStrictPreferences(prefer: Preferences): void {
+  if (prefer.handling === 'strict' && prefer.invalid?.length) {
+    throw new RestError(400, 'PGRST122', 'Invalid preferences given with handling=strict', `Invalid preferences: ${prefer.invalid.join(', ')}`);
+  }
+}
+
+/** `Preference-Applied`: the preferences this request honoured, in PostgREST's spelling. */
+export function appliedPreferences(prefer: Preferences, honoured: readonly ('return' | 'resolution' | 'count' | 'missing' | 'handling' | 'maxAffected')[]): string | null {
+  const parts: string[] = [];
+  for (const key of honoured) {
+    const value = prefer[key];
+    if (value === undefined) continue;
+    parts.push(key === 'maxAffected' ? `max-affected=${String(value)}` : `${key}=${String(value)}`);
+  }
+  return parts.length > 0 ? parts.join(', ') : null;
 }
 
 export interface RequestedRange {

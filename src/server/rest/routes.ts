@@ -17,6 +17,8 @@ import { RestError, RestParseError, toRestErrorResponse, unwritableColumn } from
 import {
   negotiateMedia,
   parsePrefer,
+  checkStrictPreferences,
+  appliedPreferences,
   parseQuery,
   parseRangeHeader,
   resolveWindow,
@@ -125,6 +127,7 @@ async function handleRequest(
     request,
     reply,
   };
+  checkStrictPreferences(context.prefer);
   if (method === 'POST') return create(context);
   if (method === 'DELETE') return remove(context);
   return read(context);
@@ -332,6 +335,8 @@ async function create(context: RequestContext): Promise<FastifyReply> {
   const planned = oneRowUpsert ? planWrite(collection, checked[0]!, context.identity) : undefined;
   const { body, n } = planned ? await writeInOneMessage(context, planned, returning) : await writeWithHooks(context, checked, onConflict, returning);
   if (prefer.count) reply.header('content-range', `*/${n}`);
+  const applied = appliedPreferences(prefer, ['return', 'resolution', 'count', 'missing', 'handling']);
+  if (applied) reply.header('preference-applied', applied);
   if (!returning) return reply.status(201).send();
   return sendRows(reply, 201, body, media);
 }
@@ -431,9 +436,15 @@ async function remove(context: RequestContext): Promise<FastifyReply> {
     const result = await sql.query<AggregateRow>(statement);
     const deleted = returning ? (result.rows[0] as AggregateRow) : { body: '', n: result.rowCount ?? 0 };
     if (media.singular && deleted.n !== 1) throw singularError(deleted.n);
+    // Thrown inside the transaction: a DELETE over the limit is rolled back, nothing is removed.
+    if (prefer.handling === 'strict' && prefer.maxAffected !== undefined && deleted.n > prefer.maxAffected) {
+      throw new RestError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${deleted.n} rows`);
+    }
     return deleted;
   });
   if (prefer.count) reply.header('content-range', `*/${n}`);
+  const applied = appliedPreferences(prefer, ['return', 'count', 'handling', ...(prefer.handling === 'strict' ? (['maxAffected'] as const) : [])]);
+  if (applied) reply.header('preference-applied', applied);
   if (!returning) return reply.status(204).send();
   return sendRows(reply, 200, body, media);
 }
