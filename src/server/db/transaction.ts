@@ -85,13 +85,41 @@ export function withUser<T>(pool: pg.Pool, identity: Identity, fn: (sql: Sql) =>
   return inTransaction(pool, `begin; set local role ${settings.role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)${timeoutSetting()}`, fn);
 }
 
+/**
+ * The owner's pool behind a request pool (issue 34): the request pool logs in as the powerless
+ * authenticator, so an owner transaction asked of it runs on the owner's own connections. Every
+ * caller of withOwner / withOwnerAs is a listed owner path (docs/decisions/authenticator-role.md,
+ * counted by test/integration/authenticator.int.test.ts so the list only shrinks).
+ */
+const ownerPools = new WeakMap<pg.Pool, pg.Pool>();
+
+/** Records that `ownerPool` is the owner's pool behind `requestPool` (openDatabase). */
+export function registerOwnerPool(requestPool: pg.Pool, ownerPool: pg.Pool): void {
+  if (requestPool !== ownerPool) ownerPools.set(requestPool, ownerPool);
+}
+
+/** The owner's pool for a pool: itself when it is the owner's (or PGlite's only one). */
+export function ownerPoolFor(pool: pg.Pool): pg.Pool {
+  return ownerPools.get(pool) ?? pool;
+}
+
 export function withOwner<T>(pool: pg.Pool, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  return inTransaction(pool, 'begin', fn);
+  return inTransaction(ownerPoolFor(pool), 'begin', fn);
 }
 
 /** Owner transaction that still records who acted, so audit rows name the person. */
 export function withOwnerAs<T>(pool: pg.Pool, actorId: string | null, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  return inTransaction(pool, `begin; select set_config('jwt.claims.user_id', '${checkedUserId(actorId)}', true)`, fn);
+  return inTransaction(ownerPoolFor(pool), `begin; select set_config('jwt.claims.user_id', '${checkedUserId(actorId)}', true)`, fn);
+}
+
+/**
+ * A request transaction on the owner's connection, for the remaining paths that check as the
+ * person and then leave the request role with `set local role none` in the same transaction
+ * (the workflow commands, the interview report, the randomization draw). A listed owner path:
+ * each one converted to a security-definer function moves back to withUser.
+ */
+export function withUserThenOwner<T>(pool: pg.Pool, identity: Identity, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  return withUser(ownerPoolFor(pool), identity, fn);
 }
 
 /**
