@@ -227,15 +227,18 @@ const preparedOn = new WeakMap<pg.ClientBase, Set<string>>();
  * Prepares on the connection the named statements it does not hold yet, each in a message of
  * its own outside any transaction: a PREPARE is not undone by a rollback, so one sent inside the
  * request's message would leave unknown whether it took effect when a later statement failed.
- * Prepared as the pool's role; PostgreSQL re-plans a statement under row-level security when
- * it is executed as another role (the request's), so policies apply as for any statement.
+ * Prepared as the request role it will run as; PostgreSQL re-plans a statement under row-level
+ * security when it is executed as another role, so policies apply as for any statement.
  */
-async function prepareNamed(client: pg.ClientBase, statements: readonly Statement[]): Promise<void> {
+async function prepareNamed(client: pg.ClientBase, statements: readonly Statement[], role: string): Promise<void> {
   let prepared = preparedOn.get(client);
   for (const { name, text } of statements) {
     if (name === undefined || prepared?.has(name)) continue;
     try {
-      await client.query(`prepare ${name} as ${text}`);
+      // As the request role (issue 34): the authenticator the pool logs in as may not even look
+      // up the names a statement uses (schema usage is checked when it is parsed). One implicit
+      // transaction: when the prepare fails, the role switch is undone with it.
+      await client.query(`set role ${role}; prepare ${name} as ${text}; reset role`);
     } catch (error) {
       // 42P05: prepared on this connection by a message whose answer was lost; it is the same text.
       if ((error as { code?: string }).code !== '42P05') throw error;
@@ -279,7 +282,7 @@ export async function queryOnceAsUser(
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await prepareNamed(client, statements);
+    await prepareNamed(client, statements, role === 'sanad_user' ? (settings.role ?? 'sanad_anonymous') : role);
     const results = (await client.query(message)) as unknown as pg.QueryResult[];
     return results.slice(4, 4 + statements.length);
   } catch (error) {
