@@ -46,6 +46,7 @@ export async function syncAuthenticatorPassword(ownerPool: pg.Pool, ownerUrl: st
     throw new Error(
       `The database owner could not set the password of ${AUTHENTICATOR_ROLE} (${(error as Error).message}). ` +
         'Give the owner the right to alter that role, or set AUTHENTICATOR_DATABASE_URL.',
+      { cause: error },
     );
   }
 }
