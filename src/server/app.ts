@@ -262,10 +262,10 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerWithdrawalRoutes(app, db.pool);
   registerEngagementRoutes(app, db.pool);
   registerRetentionRoutes(app, db.pool);
-  await registerRestCollections(app, db.pool, deps.collections ?? appCollections(config.measurementSchedule));
+  await registerRestCollections(app, db.requestPool, deps.collections ?? appCollections(config.measurementSchedule));
 
   const graphql = createGraphql({
-    pool: db.pool,
+    pool: db.requestPool,
     graphiql: config.env !== 'production',
     maxRequestLength: config.bodyLimitBytes,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -352,7 +352,7 @@ async function registerGraphqlRoutes(app: FastifyInstance, config: Config, db: D
     // Polled interview reads are answered from kept answers while their data is unchanged.
     if (config.readCacheMb > 0) new ReadCache({ pool: db.pool, maxBytes: config.readCacheMb * 1024 * 1024 }).register(scope);
     // The web's case lists, by their exact text, from one SQL statement each (compiled-lists.ts).
-    if (config.compiledLists) new CompiledLists({ pool: db.pool }).register(scope);
+    if (config.compiledLists) new CompiledLists({ pool: db.requestPool }).register(scope);
     await graphql.createServ(grafserv).addTo(scope);
     // Issue 30: the case records a query's answer carries, logged before it leaves.
     registerGraphqlAccessLog(scope, db.pool, () => graphql.getSchema(), GRAPHQL_PATH);

@@ -23,6 +23,11 @@ export interface Config {
   dataDir: string;
   /** When set, a PostgreSQL server is used instead of the embedded PGlite database. */
   databaseUrl: string | undefined;
+  /**
+   * AUTHENTICATOR_DATABASE_URL: the request pool's login as sanad_authenticator, for managed
+   * databases whose owner may not set that role's password; unset: derived from DATABASE_URL.
+   */
+  authenticatorUrl: string | undefined;
   /** Largest number of pooled connections to a PostgreSQL server. */
   databasePoolSize: number;
   /** How long a new PostgreSQL connection may take before the request gets a 503 (issue 28). */
@@ -248,6 +253,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    authenticatorUrl: env.AUTHENTICATOR_DATABASE_URL || undefined,
     databasePoolSize: intSetting(env, 'DATABASE_POOL_SIZE', 20, 1),
     databaseConnectTimeoutMs: intSetting(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100),
     jwtSecret: env.JWT_SECRET || undefined,

@@ -7,6 +7,7 @@ import { loadConfig } from './config';
 import { openDatabase, type Database } from './db/database';
 import { DataDirLockedError } from './db/dir-lock';
 import { migrate } from './db/migrate';
+import { syncAuthenticatorPassword } from './db/authenticator';
 import { buildApp, type SanadApp } from './app';
 import { answerBackupRequests } from './ops/commands';
 import { createLogger } from './logger';
@@ -24,7 +25,13 @@ async function main(): Promise<void> {
   const log = createLogger(config);
   let db: Database;
   try {
-    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, connectTimeoutMs: config.databaseConnectTimeoutMs });
+    db = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      authenticatorUrl: config.authenticatorUrl,
+      dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
+    });
   } catch (error) {
     if (error instanceof DataDirLockedError) {
       console.error(error.message);
@@ -33,6 +40,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const migrated = await migrate(db.pool);
+  // The request pool logs in as the authenticator the migrations created (issue 34).
+  if (config.databaseUrl && !config.authenticatorUrl) await syncAuthenticatorPassword(db.pool, config.databaseUrl);
   log.info({ database: db.kind, applied: migrated.applied }, 'database ready');
 
   const seeded = await seedDefaultPages(db.pool);

@@ -32,21 +32,22 @@ const caseIds = async (token: string) => {
 };
 
 describe('schema-wide rules', () => {
+  // Issue 34: these run on the request pool, which on PostgreSQL logs in as the authenticator.
   it('every table in every schema has row-level security enabled', async () => {
-    const { rows } = await t.database.db.pool.query(
+    const { rows } = await t.database.db.requestPool.query(
       `select n.nspname || '.' || c.relname as name
          from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where c.relkind in ('r', 'p') and n.nspname like 'app\\_%' and not c.relrowsecurity`,
     );
     expect(rows.map((r) => r.name)).toEqual([]);
-    const { rows: tables } = await t.database.db.pool.query(
+    const { rows: tables } = await t.database.db.requestPool.query(
       `select count(*) as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind = 'r' and n.nspname like 'app\\_%'`,
     );
     expect(tables[0].n).toBeGreaterThanOrEqual(8);
   });
 
   it('every security definer function pins its search_path', async () => {
-    const { rows } = await t.database.db.pool.query(
+    const { rows } = await t.database.db.requestPool.query(
       `select p.oid::regprocedure::text as name
          from pg_proc p join pg_namespace n on n.oid = p.pronamespace
         where n.nspname like 'app\\_%' and p.prosecdef
@@ -56,7 +57,7 @@ describe('schema-wide rules', () => {
   });
 
   it('request roles have no privilege at all on app_private', async () => {
-    const { rows } = await t.database.db.pool.query(
+    const { rows } = await t.database.db.requestPool.query(
       `select has_schema_privilege('sanad_user', 'app_private', 'usage') as user_usage,
               has_schema_privilege('sanad_anonymous', 'app_private', 'usage') as anon_usage`,
     );

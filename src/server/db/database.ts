@@ -12,13 +12,24 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { citext } from '@electric-sql/pglite/contrib/citext';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { acquireDirectoryLock, type DirectoryLock } from './dir-lock';
+import { derivedAuthenticatorUrl } from './authenticator';
+import { registerOwnerPool } from './transaction';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
 export interface Database {
   kind: DatabaseKind;
-  /** Connections as the schema owner; requests switch role per transaction (see with-user.ts). */
+  /**
+   * Connections as the schema owner: migrations, the CLI and background work (the owner paths
+   * listed in docs/decisions/authenticator-role.md). Requests use requestPool.
+   */
   pool: pg.Pool;
+  /**
+   * Connections as sanad_authenticator (PostgreSQL; migration 0300): requests switch to their
+   * role per transaction, and `reset role` leaves a role without privileges. On PGlite, one
+   * session serves both and this is `pool` (what PGlite cannot guarantee: the decision record).
+   */
+  requestPool: pg.Pool;
   /** The embedded database itself (PGlite only): its data directory can be dumped (backup). */
   pglite?: PGlite;
   close(): Promise<void>;
@@ -37,23 +48,36 @@ export interface OpenOptions {
   poolSize?: number;
   /** How long to wait for a new PostgreSQL connection before giving up, in ms (issue 28). */
   connectTimeoutMs?: number;
+  /** The request pool's login (issue 34); unset: derived from databaseUrl (authenticator.ts). */
+  authenticatorUrl?: string | undefined;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 20, options.connectTimeoutMs ?? 5000);
+  if (options.databaseUrl) {
+    const authenticatorUrl = options.authenticatorUrl || derivedAuthenticatorUrl(options.databaseUrl);
+    return openPostgres(options.databaseUrl, authenticatorUrl, options.poolSize ?? 20, options.connectTimeoutMs ?? 5000);
+  }
   return openPglite(options.dataDir);
 }
 
-function openPostgres(connectionString: string, max: number, connectionTimeoutMillis: number): Database {
+function openPostgres(ownerUrl: string, authenticatorUrl: string, max: number, connectionTimeoutMillis: number): Database {
   // A connect that cannot succeed (the server is down or off the network) fails within
   // connectionTimeoutMillis instead of holding the request forever; keepAlive notices a peer
-  // that vanished without closing the connection.
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis, keepAlive: true });
+  // that vanished without closing the connection. Both pools may open `max` connections: the
+  // owner's still serves the routes listed as owner paths (docs/decisions/authenticator-role.md),
+  // and a pool opens a connection only when one is asked for.
+  const pool = new pg.Pool({ connectionString: ownerUrl, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis, keepAlive: true });
+  const requestPool = new pg.Pool({ connectionString: authenticatorUrl, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis, keepAlive: true });
   guardConnectionErrors(pool);
+  guardConnectionErrors(requestPool);
+  registerOwnerPool(requestPool, pool);
   return {
     kind: 'postgres',
     pool,
-    close: () => pool.end(),
+    requestPool,
+    close: async () => {
+      await Promise.all([requestPool.end(), pool.end()]);
+    },
   };
 }
 
@@ -94,6 +118,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     return {
       kind: 'pglite',
       pool,
+      requestPool: pool,
       pglite,
       async close() {
         await pool.end();

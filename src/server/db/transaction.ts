@@ -85,13 +85,41 @@ export function withUser<T>(pool: pg.Pool, identity: Identity, fn: (sql: Sql) =>
   return inTransaction(pool, `begin; set local role ${settings.role}; set local jit = off; select set_config('jwt.claims.user_id', '${userId}', true)${timeoutSetting()}`, fn);
 }
 
+/**
+ * The owner's pool behind a request pool (issue 34): the request pool logs in as the powerless
+ * authenticator, so an owner transaction asked of it runs on the owner's own connections. Every
+ * caller of withOwner / withOwnerAs is a listed owner path (docs/decisions/authenticator-role.md,
+ * counted by test/integration/authenticator.int.test.ts so the list only shrinks).
+ */
+const ownerPools = new WeakMap<pg.Pool, pg.Pool>();
+
+/** Records that `ownerPool` is the owner's pool behind `requestPool` (openDatabase). */
+export function registerOwnerPool(requestPool: pg.Pool, ownerPool: pg.Pool): void {
+  if (requestPool !== ownerPool) ownerPools.set(requestPool, ownerPool);
+}
+
+/** The owner's pool for a pool: itself when it is the owner's (or PGlite's only one). */
+export function ownerPoolFor(pool: pg.Pool): pg.Pool {
+  return ownerPools.get(pool) ?? pool;
+}
+
 export function withOwner<T>(pool: pg.Pool, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  return inTransaction(pool, 'begin', fn);
+  return inTransaction(ownerPoolFor(pool), 'begin', fn);
 }
 
 /** Owner transaction that still records who acted, so audit rows name the person. */
 export function withOwnerAs<T>(pool: pg.Pool, actorId: string | null, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  return inTransaction(pool, `begin; select set_config('jwt.claims.user_id', '${checkedUserId(actorId)}', true)`, fn);
+  return inTransaction(ownerPoolFor(pool), `begin; select set_config('jwt.claims.user_id', '${checkedUserId(actorId)}', true)`, fn);
+}
+
+/**
+ * A request transaction on the owner's connection, for the remaining paths that check as the
+ * person and then leave the request role with `set local role none` in the same transaction
+ * (the workflow commands, the interview report, the randomization draw). A listed owner path:
+ * each one converted to a security-definer function moves back to withUser.
+ */
+export function withUserThenOwner<T>(pool: pg.Pool, identity: Identity, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  return withUser(ownerPoolFor(pool), identity, fn);
 }
 
 /**
@@ -199,15 +227,18 @@ const preparedOn = new WeakMap<pg.ClientBase, Set<string>>();
  * Prepares on the connection the named statements it does not hold yet, each in a message of
  * its own outside any transaction: a PREPARE is not undone by a rollback, so one sent inside the
  * request's message would leave unknown whether it took effect when a later statement failed.
- * Prepared as the pool's role; PostgreSQL re-plans a statement under row-level security when
- * it is executed as another role (the request's), so policies apply as for any statement.
+ * Prepared as the request role it will run as; PostgreSQL re-plans a statement under row-level
+ * security when it is executed as another role, so policies apply as for any statement.
  */
-async function prepareNamed(client: pg.ClientBase, statements: readonly Statement[]): Promise<void> {
+async function prepareNamed(client: pg.ClientBase, statements: readonly Statement[], role: string): Promise<void> {
   let prepared = preparedOn.get(client);
   for (const { name, text } of statements) {
     if (name === undefined || prepared?.has(name)) continue;
     try {
-      await client.query(`prepare ${name} as ${text}`);
+      // As the request role (issue 34): the authenticator the pool logs in as may not even look
+      // up the names a statement uses (schema usage is checked when it is parsed). One implicit
+      // transaction: when the prepare fails, the role switch is undone with it.
+      await client.query(`set role ${role}; prepare ${name} as ${text}; reset role`);
     } catch (error) {
       // 42P05: prepared on this connection by a message whose answer was lost; it is the same text.
       if ((error as { code?: string }).code !== '42P05') throw error;
@@ -251,7 +282,7 @@ export async function queryOnceAsUser(
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await prepareNamed(client, statements);
+    await prepareNamed(client, statements, role === 'sanad_user' ? (settings.role ?? 'sanad_anonymous') : role);
     const results = (await client.query(message)) as unknown as pg.QueryResult[];
     return results.slice(4, 4 + statements.length);
   } catch (error) {

@@ -12,7 +12,7 @@ import { sendDatabaseUnavailable } from '../http/unavailable';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import '../http/types';
-import { ANONYMOUS, queryOnceAsUser, withUser, type Identity, type Statement } from '../db/transaction';
+import { ANONYMOUS, queryOnceAsUser, withUser, withUserThenOwner, type Identity, type Statement } from '../db/transaction';
 import { RestError, RestParseError, toRestErrorResponse, unwritableColumn } from './errors';
 import {
   negotiateMedia,
@@ -349,7 +349,11 @@ async function writeWithHooks(
   returning: Returning | null,
 ): Promise<AggregateRow> {
   const { collection, media } = context;
-  return withUser(context.pool, context.identity, async (sql) => {
+  // A collection with an afterWrite hook may leave the request role there (the interview
+  // report's derived columns, reports/service.ts storeDerived): a listed owner path, so its
+  // writes run on the owner's connection (docs/decisions/authenticator-role.md).
+  const open = collection.afterWrite ? withUserThenOwner : withUser;
+  return open(context.pool, context.identity, async (sql) => {
     const ctx: WriteContext = { sql, identity: context.identity, collection: collection.name };
     const defaults = await defaultsFor(collection, ctx);
     const prepared: PreparedRow[] = [];
