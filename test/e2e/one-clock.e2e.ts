@@ -77,6 +77,10 @@ describe('one clock', () => {
     const baghdad = new Intl.DateTimeFormat('de-DE', { timeZone: 'Asia/Baghdad', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso!));
     expect(text).toContain(berlin);
     expect(text).toContain(baghdad);
+    // The process by its name, never the model id and version ("trial v1").
+    const main = await co.page.locator('main').innerText();
+    expect(main).toContain(de.careteam.processes.trial);
+    expect(main).not.toMatch(/\btrial v\d/);
     await expectAccessible(co.page, '/admin/tasks/{id} (de)');
     await screenshot(co.page, 'one-clock-task-de-wide');
   });

@@ -21,7 +21,7 @@ import { StageName } from '../cases/labels';
 import { OUTREACH_TASK, OutreachNote } from '../engagement/OutreachNote';
 import { refetchAfterTaskCompleted, submitTaskForm, taskQuery, variablesQuery, type TaskDetail } from './api';
 import { useClock } from '../../ui/useClock';
-import { DueDate, TaskCaseName, TaskGroups, useDateTime, useTaskName } from './labels';
+import { DueDate, processName, TaskCaseName, TaskGroups, useDateTime, useTaskName } from './labels';
 import type { TaskListState } from './TaskListPage';
 import { RandomizeTaskNote, SERVER_FILLED_FIELDS } from '../trial/RandomizeTaskNote';
 import { armName } from '../trial/arm-name';
@@ -250,9 +250,7 @@ function TaskFacts({ task }: { task: TaskDetail }) {
         <>
           <dt>{t('tasks.process')}</dt>
           <dd>
-            <span dir="ltr">
-              {process.definitionKey} v{process.definitionVersion}
-            </span>
+            {t('careteam.processVersion', { name: processName(t, process.definitionKey), version: process.definitionVersion })}
             {' · '}
             {t(`tasks.states.${process.state}`, { defaultValue: process.state })}
           </dd>

@@ -8,7 +8,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
 import { currentTrial, type RunningProcess } from '../../../domain/workflow-reads';
 import { homeKind } from '../../../domain/navigation';
 import { accountFlags } from '../../session/profile';
@@ -17,7 +16,7 @@ import { ErrorAlert } from '../../ui/ErrorAlert';
 import { PatientWorkflows } from '../patient/PatientWorkflows';
 import { Page } from '../../ui/ui';
 import { processesQuery, taskLogQueryOptions, type DateEntry, type LoggedTask } from './api';
-import { useDateTime, useTaskName, useTimerLabel } from './labels';
+import { processName, useDateTime, useTaskName, useTimerLabel } from './labels';
 
 /** The log shows this many entries at first; the rest on request. */
 const LOG_SHOWN = 50;
@@ -151,10 +150,4 @@ function StaffWorkflows() {
       {log.entries ? <TaskLog entries={log.entries} /> : null}
     </Page>
   );
-}
-
-/** A workflow model by its name in the person's language ("safety" → "Safety follow-up"). */
-export function processName(t: TFunction, definitionKey: unknown): string {
-  const key = typeof definitionKey === 'string' ? definitionKey : '';
-  return t(`careteam.processes.${key}`, { defaultValue: t('careteam.processes.other') });
 }

@@ -3,6 +3,7 @@
  * timers of workflows/trial.bpmn are translated by their ids, and anything else falls back to
  * the name in the definition.
  */
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { isolateIdent } from '../../../domain/bidi';
 import { useClock } from '../../ui/useClock';
@@ -73,4 +74,10 @@ export function useTimerLabel(): (entry: { name: string; label: string | null })
     if (entry.name.endsWith('Reminder')) return t('tasks.timers.reminder');
     return t(`tasks.timers.${entry.name}`, { defaultValue: entry.label ?? entry.name });
   };
+}
+
+/** A workflow model by its name in the person's language ("safety" → "Safety follow-up"). */
+export function processName(t: TFunction, definitionKey: unknown): string {
+  const key = typeof definitionKey === 'string' ? definitionKey : '';
+  return t(`careteam.processes.${key}`, { defaultValue: t('careteam.processes.other') });
 }
