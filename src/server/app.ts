@@ -252,15 +252,15 @@ export async function buildApp(deps: AppDeps): Promise<SanadApp> {
   registerMessageTemplateRoutes(app, db.pool);
   registerExportRoutes(app, db.pool, config);
   registerReportExportRoutes(app, db.pool, config);
-  registerSyntaxRoutes(app, db.pool, config);
-  registerOdmRoutes(app, db.pool);
+  registerSyntaxRoutes(app, db.requestPool, config);
+  registerOdmRoutes(app, db.requestPool);
   registerIntegrityRoutes(app, db.pool);
   registerStaffAccountRoutes(app, auth);
   registerDownloadRoutes(app, db.pool, config);
   registerOwnDataRoutes(app, db.pool);
   registerConsentRoutes(app, db.pool);
   registerWithdrawalRoutes(app, db.pool);
-  registerEngagementRoutes(app, db.pool);
+  registerEngagementRoutes(app, db.requestPool);
   registerRetentionRoutes(app, db.pool);
   await registerRestCollections(app, db.requestPool, deps.collections ?? appCollections(config.measurementSchedule));
 
