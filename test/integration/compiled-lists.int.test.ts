@@ -29,7 +29,8 @@ interface Answer {
   headers: Record<string, string>;
 }
 
-const VOLATILE_HEADERS = new Set(['date', 'content-length', 'x-sanad-compiled-list']);
+// x-request-id: each request's own (issue 28's request ids).
+const VOLATILE_HEADERS = new Set(['date', 'content-length', 'x-sanad-compiled-list', 'x-request-id']);
 
 async function post(query: string, variables: unknown, token: string | undefined, extra: { accept?: string; operationName?: string | null } = {}): Promise<Answer> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: extra.accept ?? 'application/json' };
