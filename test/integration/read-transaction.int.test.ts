@@ -69,7 +69,7 @@ beforeAll(async () => {
   // PostGraphile's read transaction: the web's exact case-list texts are otherwise answered by
   // the compiled lists (compiled-lists.ts, tested in compiled-lists.int.test.ts).
   t = await startTestApp({ GRAPHQL_COMPILED_LISTS: '0' });
-  pool = t.database.db.pool;
+  pool = t.database.db.requestPool; // the authenticator pool of requests (the owner pool on PGlite)
   recordStatements(pool);
   coordinator = await t.user({ flags: ['coordinator'] });
   patient = await t.user({ flags: ['patient'] });
