@@ -39,7 +39,7 @@ describe('workflow variables on task pages', () => {
     }
     expect(keys.size).toBeGreaterThan(10);
     for (const [lang, catalog] of Object.entries({ en, de, ar }) as [string, any][]) {
-      const named = (key: string) => catalog.tasks?.names?.[key] ?? catalog.safety?.taskNames?.[key] ?? catalog.careTeam?.taskNames?.[key] ?? catalog.counseling?.taskNames?.[key];
+      const named = (key: string) => catalog.tasks?.names?.[key] ?? catalog.safety?.taskNames?.[key] ?? catalog.careTeam?.taskNames?.[key] ?? catalog.counseling?.taskNames?.[key] ?? catalog.engagement?.taskNames?.[key];
       expect([...keys].filter((key) => !named(key)).map((key) => `${lang}: ${key}`)).toEqual([]);
     }
   });

@@ -43,6 +43,8 @@ export const HIDDEN_VARIABLES: readonly string[] = [
   'counselorId', 'letterId',
   // the therapist chosen in "assign a therapist" (an account id; the case's member list names them)
   'therapist',
+  // the engagement radar's outreach (issue 32): the group the task goes to
+  'outreachGroup',
 ];
 
 /** A duration of ISO 8601 (P14D, P3M, PT12H, P1Y2M) as its parts; null when it is not one. */

@@ -7,9 +7,7 @@
 import './signing.css';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../domain/format';
-import { currentLocale } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
+import { useClock } from '../../ui/useClock';
 import { loadSignatures, type Manifest } from './api';
 
 export const SIGNATURES_KEY = ['signatures'] as const;
@@ -24,7 +22,7 @@ interface Props {
 
 function ManifestLine({ manifest }: { manifest: Manifest }) {
   const { t } = useTranslation();
-  const { user } = useSession();
+  const clock = useClock();
   const at = new Date(manifest.at);
   return (
     <li className="signature-manifest">
@@ -32,7 +30,7 @@ function ManifestLine({ manifest }: { manifest: Manifest }) {
         {t('signing.manifestLine', {
           name: manifest.printedName,
           meaning: t(`signing.meanings.${manifest.meaning}`, { defaultValue: t('signing.meanings.unknown') }),
-          time: formatDateTime(at, currentLocale(), user?.time_zone ?? 'UTC'),
+          time: clock.dateTime(at),
           utc: manifest.at.slice(0, 19).replace('T', ' '),
         })}
       </span>
