@@ -224,7 +224,8 @@ describe('drafts and leaving the composer', () => {
     await page.context().setOffline(true);
     await page.getByRole('button', { name: en.common.send, exact: true }).click();
     await dialog.getByRole('button', { name: en.common.send, exact: true }).click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('alert alert--error');
+    // The web app sends a lost write again twice (after 1 s and 3 s, same Idempotency-Key) first.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.className), { timeout: 15_000 }).toBe('alert alert--error');
     await page.context().setOffline(false);
     await expect.poll(() => page.getByRole('textbox', { name: en.messages.body, exact: true }).inputValue()).toBe('Unfinished thought');
 
@@ -255,7 +256,8 @@ describe('the composer at desktop width in German', () => {
     await screenshot(page, 'conversation-send-final-de-1280');
     await page.context().setOffline(true);
     await dialog.getByRole('button', { name: de.common.send, exact: true }).click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('alert alert--error');
+    // The web app sends a lost write again twice (after 1 s and 3 s, same Idempotency-Key) first.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.className), { timeout: 15_000 }).toBe('alert alert--error');
     await screenshot(page, 'conversation-send-failed-de-1280');
     await page.context().setOffline(false);
     await page.getByRole('button', { name: de.common.send, exact: true }).click();
