@@ -141,7 +141,7 @@ describe('trial management', () => {
     const consort = page.getByRole('region', { name: de.trial.consort.title });
     await consort.getByRole('img', { name: de.trial.consort.diagram }).waitFor();
     await consort.getByText(de.trial.consort.randomized.replace('{{n}}', '1')).waitFor();
-    await consort.getByText(de.trial.consort.allocated.replace('{{arm}}', arm).replace('{{n}}', '1')).waitFor();
+    await consort.getByText(de.trial.consort.allocated.replace('{{arm}}', (de.careTeam.arms as Record<string, string>)[arm] ?? arm).replace('{{n}}', '1')).waitFor();
     const flowTable = consort.getByRole('table', { name: de.trial.consort.tableCaption });
     await flowTable.getByRole('row', { name: `${de.trial.table.randomized} 1` }).waitFor();
     const [svg] = await Promise.all([page.waitForEvent('download'), consort.getByRole('button', { name: de.trial.consort.downloadSvg }).click()]);
