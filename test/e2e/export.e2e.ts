@@ -6,6 +6,7 @@
  * coordinators are not offered the section.
  */
 // Arabic texts isolate their Latin runs (src/domain/bidi.ts), so names are compared the same way.
+import { CODEBOOK_COLUMNS } from '../../src/domain/export/dictionary';
 import { isolateLatin } from '../../src/domain/bidi';
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -66,7 +67,7 @@ describe('research data on the case list', () => {
 
     const [codebook] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Download codebook (CSV)' }).click()]);
     expect(codebook.suggestedFilename()).toMatch(/^sanad-gad7-codebook-en-/);
-    expect((await downloadedText(codebook)).split('\r\n')[0]).toBe('variable,kind,type,label,values,required,shown_if,instrument,instrument_title,instrument_version,verification,licence');
+    expect((await downloadedText(codebook)).split('\r\n')[0]).toBe(CODEBOOK_COLUMNS.join(','));
     await expectAccessible(page, 'case list with research data');
     await screenshot(page, 'research-export-en');
 
